@@ -1,0 +1,269 @@
+"""Actions: small immutable values with an explicit JSON codec.
+
+Every choice the rules leave to a player is a field. A field left as ``None``
+means "not stated"; the engine fills it only when the rules leave exactly one
+option (or when a lenient :class:`~brass_stats.engine.policy.ChoicePolicy`
+says how). Resource sources are strings:
+
+* ``"<location>:<slot>"``: a tile on the board (coal mine, iron works, brewery)
+* ``"market"``: the coal or iron market (or the general supply at the empty price)
+* ``"merchant"``: the barrel beside the merchant tile being sold to
+
+>>> a = Build(player=0, card="loc:dudley", industry="coal_mine", location="dudley", slot=0)
+>>> action_from_json(a.to_json()) == a
+True
+>>> a.to_json()["type"]
+'build'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from ..errors import LogFormatError
+
+Sources = tuple[str, ...]
+
+
+def _opt_tuple(v: Any) -> tuple[Any, ...] | None:
+    return None if v is None else tuple(v)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base class: every action names the seat that takes it."""
+
+    TYPE: ClassVar[str] = ""
+    player: int
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.TYPE}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if v is None:
+                continue
+            if isinstance(v, tuple):
+                v = [x.to_json() if isinstance(x, Sale) else x for x in v]
+            out[f.name] = v
+        return out
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """Cards discarded by this action."""
+        card = getattr(self, "card", None)
+        return (card,) if card else ()
+
+    def skeleton(self) -> Action:
+        """The action with every resource-source choice removed (what a player decides at the table first)."""
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Build(Action):
+    TYPE: ClassVar[str] = "build"
+    card: str = ""
+    industry: str = ""
+    location: str = ""
+    slot: int | None = None
+    coal: Sources | None = None
+    iron: Sources | None = None
+
+    def skeleton(self) -> Action:
+        return Build(self.player, self.card, self.industry, self.location, self.slot)
+
+
+@dataclass(frozen=True, slots=True)
+class Network(Action):
+    """Place one link (canal or rail) or two rail links."""
+
+    TYPE: ClassVar[str] = "network"
+    card: str = ""
+    links: tuple[str, ...] = ()
+    coal: Sources | None = None  # one source per rail link, in link order
+    beer: str | None = None  # the barrel for a double rail link
+
+    def skeleton(self) -> Action:
+        return Network(self.player, self.card, self.links)
+
+
+@dataclass(frozen=True, slots=True)
+class Develop(Action):
+    TYPE: ClassVar[str] = "develop"
+    card: str = ""
+    industries: tuple[str, ...] = ()
+    iron: Sources | None = None
+
+    def skeleton(self) -> Action:
+        return Develop(self.player, self.card, self.industries)
+
+
+@dataclass(frozen=True, slots=True)
+class Sale:
+    """One tile sold within a Sell action."""
+
+    tile: str  # "<location>:<slot>" of the player's unflipped tile
+    merchant: str  # merchant location
+    merchant_space: int | None = None  # which merchant tile (needed for its barrel)
+    beer: Sources | None = None
+    bonus_develop: str | None = None  # Gloucester: industry whose lowest tile is removed
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"tile": self.tile, "merchant": self.merchant}
+        if self.merchant_space is not None:
+            out["merchant_space"] = self.merchant_space
+        if self.beer is not None:
+            out["beer"] = list(self.beer)
+        if self.bonus_develop is not None:
+            out["bonus_develop"] = self.bonus_develop
+        return out
+
+    @classmethod
+    def from_json(cls, d: Any) -> Sale:
+        if not isinstance(d, dict) or "tile" not in d or "merchant" not in d:
+            raise LogFormatError("a sale needs 'tile' and 'merchant'")
+        unknown = set(d) - {"tile", "merchant", "merchant_space", "beer", "bonus_develop"}
+        if unknown:
+            raise LogFormatError(f"unknown sale field(s): {', '.join(sorted(unknown))}")
+        return cls(
+            tile=_str(d["tile"], "tile"),
+            merchant=_str(d["merchant"], "merchant"),
+            merchant_space=_opt_int(d.get("merchant_space"), "merchant_space"),
+            beer=_opt_strs(d.get("beer"), "beer"),
+            bonus_develop=_opt_str(d.get("bonus_develop"), "bonus_develop"),
+        )
+
+    def skeleton(self) -> Sale:
+        return Sale(self.tile, self.merchant, uses_merchant_space(self))
+
+
+def uses_merchant_space(sale: Sale) -> int | None:
+    """Keep the merchant space in a skeleton only when it decides which barrel is drunk."""
+    return sale.merchant_space if sale.beer and "merchant" in sale.beer else None
+
+
+@dataclass(frozen=True, slots=True)
+class Sell(Action):
+    TYPE: ClassVar[str] = "sell"
+    card: str = ""
+    sales: tuple[Sale, ...] = ()
+
+    def skeleton(self) -> Action:
+        return Sell(self.player, self.card, tuple(s.skeleton() for s in self.sales))
+
+
+@dataclass(frozen=True, slots=True)
+class Loan(Action):
+    TYPE: ClassVar[str] = "loan"
+    card: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Scout(Action):
+    """Discard three cards (the action's card first) for one wild location and one wild industry."""
+
+    TYPE: ClassVar[str] = "scout"
+    discards: tuple[str, ...] = ()
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        return self.discards
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    TYPE: ClassVar[str] = "pass"
+    card: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Shortfall(Action):
+    """End-of-round: the player's own tiles removed to pay negative income, in order."""
+
+    TYPE: ClassVar[str] = "shortfall"
+    tiles: tuple[str, ...] | None = None
+
+    def skeleton(self) -> Action:
+        return self
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.TYPE: cls for cls in (Build, Network, Develop, Sell, Loan, Scout, Pass, Shortfall)
+}
+
+
+# -- decoding helpers ------------------------------------------------------
+
+
+def _str(v: Any, name: str) -> str:
+    if not isinstance(v, str) or not v:
+        raise LogFormatError(f"field {name!r} must be a non-empty string, got {v!r}")
+    return v
+
+
+def _opt_str(v: Any, name: str) -> str | None:
+    return None if v is None else _str(v, name)
+
+
+def _opt_int(v: Any, name: str) -> int | None:
+    if v is None:
+        return None
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise LogFormatError(f"field {name!r} must be an integer, got {v!r}")
+    return v
+
+
+def _strs(v: Any, name: str) -> tuple[str, ...]:
+    if not isinstance(v, list):
+        raise LogFormatError(f"field {name!r} must be a list of strings, got {v!r}")
+    return tuple(_str(x, name) for x in v)
+
+
+def _opt_strs(v: Any, name: str) -> tuple[str, ...] | None:
+    return None if v is None else _strs(v, name)
+
+
+_FIELD_DECODERS: dict[str, Any] = {
+    "card": _str,
+    "industry": _str,
+    "location": _str,
+    "slot": _opt_int,
+    "coal": _opt_strs,
+    "iron": _opt_strs,
+    "beer": _opt_str,
+    "links": _strs,
+    "industries": _strs,
+    "discards": _strs,
+    "tiles": _opt_strs,
+}
+
+
+def action_from_json(d: Any) -> Action:
+    """Decode one action object of the log format; raises LogFormatError with the reason."""
+    if not isinstance(d, dict):
+        raise LogFormatError(f"an action must be a JSON object, got {type(d).__name__}")
+    kind = d.get("type")
+    cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise LogFormatError(f"unknown action type {kind!r}; expected one of {', '.join(ACTION_TYPES)}")
+    names = {f.name for f in fields(cls)}
+    unknown = set(d) - names - {"type"}
+    if unknown:
+        raise LogFormatError(f"unknown field(s) for a {kind} action: {', '.join(sorted(unknown))}")
+    if "player" not in d:
+        raise LogFormatError(f"a {kind} action needs 'player'")
+    kwargs: dict[str, Any] = {"player": _opt_int(d["player"], "player")}
+    for f in fields(cls):
+        if f.name == "player":
+            continue
+        if f.name not in d:
+            if f.default is not None:  # fields defaulting to None are optional choices
+                raise LogFormatError(f"a {kind} action needs {f.name!r}")
+            continue
+        if f.name == "sales":
+            if not isinstance(d["sales"], list) or not d["sales"]:
+                raise LogFormatError("field 'sales' must be a non-empty list")
+            kwargs["sales"] = tuple(Sale.from_json(s) for s in d["sales"])
+        else:
+            kwargs[f.name] = _FIELD_DECODERS[f.name](d[f.name], f.name)
+    return cls(**kwargs)

@@ -1,0 +1,75 @@
+"""Connectivity on the board: cached per board version, never recomputed while the board is unchanged.
+
+"Connected" follows links of any owner; distance counts link tiles. A link
+that joins three locations (Kidderminster–Worcester and the southern farm
+brewery) puts all three at distance 1 from each other.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from .state import GameState
+
+
+def _adjacency(state: GameState) -> dict[str, set[str]]:
+    key = ("adj",)
+    adj = state.cache.get(key)
+    if adj is None:
+        adj = {}
+        links = state.rules.links
+        for link_id in state.links:
+            ends = links[link_id].connects
+            for a in ends:
+                s = adj.setdefault(a, set())
+                s.update(b for b in ends if b != a)
+        state.cache[key] = adj
+    return adj
+
+
+def distances_from(state: GameState, origins: tuple[str, ...]) -> dict[str, int]:
+    """Link-tile distance from the nearest of ``origins`` to every connected location."""
+    key = ("dist", origins)
+    dist = state.cache.get(key)
+    if dist is None:
+        adj = _adjacency(state)
+        dist = {o: 0 for o in origins}
+        queue = deque(origins)
+        while queue:
+            here = queue.popleft()
+            d = dist[here] + 1
+            for nxt in adj.get(here, ()):
+                if nxt not in dist:
+                    dist[nxt] = d
+                    queue.append(nxt)
+        state.cache[key] = dist
+    return dist
+
+
+def connected(state: GameState, a: str, b: str) -> bool:
+    return b in distances_from(state, (a,))
+
+
+def connected_to_merchant(state: GameState, origins: tuple[str, ...]) -> bool:
+    """True when any merchant location (with or without merchant tiles) is reachable."""
+    dist = distances_from(state, origins)
+    return any(m in dist for m in state.rules.merchants)
+
+
+def network(state: GameState, seat: int) -> frozenset[str]:
+    """Locations in the player's network: their industry tiles, and both ends of their links."""
+    key = ("net", seat)
+    net = state.cache.get(key)
+    if net is None:
+        locs = {ref.split(":", 1)[0] for ref, t in state.tiles.items() if t.owner == seat}
+        links = state.rules.links
+        for link_id, owner in state.links.items():
+            if owner == seat:
+                locs.update(links[link_id].connects)
+        net = frozenset(locs)
+        state.cache[key] = net
+    return net
+
+
+def slot_location(ref: str) -> str:
+    return ref.split(":", 1)[0]

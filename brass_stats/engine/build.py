@@ -1,0 +1,209 @@
+"""Build action: cards, network, slot choice, overbuilding, cost, and coal/iron to the markets."""
+
+from __future__ import annotations
+
+from ..errors import IllegalAction
+from ..rules_data import WILD_INDUSTRY, WILD_LOCATION, Location, card_industries, card_location
+from .actions import Build
+from .board import connected_to_merchant, network
+from .policy import SLOT, ChoicePolicy
+from .resources import consume_coal, consume_iron, flip, spend
+from .state import GameState, Tile
+
+
+def check_card(state: GameState, a: Build, loc: Location) -> None:
+    """Which cards may build which industry where (Build Action step 1, Farm Breweries)."""
+    seat, card = a.player, a.card
+    farm = loc.kind == "farm_brewery"
+    named = card_location(card)
+    if named is not None:
+        if named != a.location:
+            raise IllegalAction("build.card", f"a {named} location card cannot build in {a.location}", player=seat)
+        return
+    if card == WILD_LOCATION:
+        if farm:
+            raise IllegalAction(
+                "build.wild_location_farm", "a Wild Location card cannot build on a Farm Brewery", player=seat
+            )
+        return
+    if card == WILD_INDUSTRY or card.startswith("ind:"):
+        if card != WILD_INDUSTRY and a.industry not in card_industries(card):
+            raise IllegalAction("build.card", f"card {card} cannot build a {a.industry}", player=seat)
+        if a.location in network(state, seat):
+            return
+        if not state.has_pieces_on_board(seat):
+            return  # Building If You Have No Tiles on the Board
+        raise IllegalAction(
+            "build.network",
+            f"{a.location} is not in player {seat}'s network, so an industry card cannot build there",
+            player=seat,
+            network=sorted(network(state, seat)),
+        )
+    raise IllegalAction("build.card", f"card {card} cannot be used to build", player=seat)
+
+
+def slot_options(state: GameState, seat: int, industry: str, level: int, loc: Location) -> tuple[list[int], list[int]]:
+    """(empty slots the rules allow, slots whose tile may be overbuilt).
+
+    In the Canal Era a player who already has a tile in the location may only
+    replace that tile (one tile per location per player).
+    """
+    own_here = [s for s in loc.slots if (t := state.tiles.get(s.ref)) is not None and t.owner == seat]
+    if state.era == "canal" and own_here:
+        t = state.tiles[own_here[0].ref]
+        can = t.industry == industry and t.level < level and industry in own_here[0].industries
+        return [], [own_here[0].index] if can else []
+    empty = [s for s in loc.slots if industry in s.industries and s.ref not in state.tiles]
+    singles = [s for s in empty if s.single_icon]
+    allowed_empty = [s.index for s in (singles or empty)]
+    over = []
+    for s in loc.slots:
+        t = state.tiles.get(s.ref)
+        if t is None or t.industry != industry or t.level >= level:
+            continue
+        if t.owner == seat or (industry in ("coal_mine", "iron_works") and resource_gone(state, industry)):
+            over.append(s.index)
+    return allowed_empty, over
+
+
+def resource_gone(state: GameState, industry: str) -> bool:
+    """No cube of this industry's resource anywhere on the board or in its market."""
+    market = state.coal_market if industry == "coal_mine" else state.iron_market
+    if market:
+        return False
+    return not any(t.industry == industry and t.resources > 0 for t in state.tiles.values())
+
+
+def _canal_one_per_location(state: GameState, seat: int, loc: Location, replacing: Tile | None) -> None:
+    if state.era != "canal":
+        return
+    for s in loc.slots:
+        t = state.tiles.get(s.ref)
+        if t is not None and t.owner == seat and t is not replacing:
+            raise IllegalAction(
+                "build.canal_one_per_location",
+                f"player {seat} already has a tile in {loc.id} ({s.ref}); the Canal Era allows one per location",
+                player=seat,
+            )
+
+
+def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
+    rules, seat = state.rules, a.player
+    loc = rules.locations.get(a.location)
+    if loc is None:
+        raise IllegalAction("log.unknown_name", f"unknown location {a.location!r}", player=seat)
+    if a.industry not in rules.industries:
+        raise IllegalAction("log.unknown_name", f"unknown industry {a.industry!r}", player=seat)
+    if loc.kind == "farm_brewery" and not (a.card == WILD_INDUSTRY or "brewery" in card_industries(a.card)):
+        raise IllegalAction(
+            "build.farm_brewery",
+            "a Farm Brewery can only be built with a Brewery card or a Wild Industry card",
+            player=seat,
+        )
+    check_card(state, a, loc)
+    p = state.players[seat]
+    level = p.lowest_level(a.industry)
+    if level is None:
+        raise IllegalAction("build.tiles_left", f"player {seat} has no {a.industry} tiles left", player=seat)
+    info = rules.level(a.industry, level)
+    if not info.buildable_in(state.era):
+        raise IllegalAction(
+            "build.era",
+            f"{a.industry} level {level} cannot be built in the {state.era.title()} Era (develop it away first)",
+            player=seat,
+            level=level,
+        )
+    if not any(a.industry in s.industries for s in loc.slots):
+        raise IllegalAction("build.slot_icon", f"no space in {a.location} displays the {a.industry} icon", player=seat)
+    empty, over = slot_options(state, seat, a.industry, level, loc)
+    if a.slot is None:
+        options = empty + over
+        if not options:
+            raise IllegalAction(
+                "build.slot_icon", f"no undeveloped {a.industry} space left in {a.location}", player=seat
+            )
+        slot = policy.choose(
+            SLOT,
+            options,
+            {"player": seat, "state": state, "location": a.location, "industry": a.industry, "level": level},
+        )
+    else:
+        slot = a.slot
+        if not 0 <= slot < len(loc.slots):
+            raise IllegalAction("log.unknown_name", f"{a.location} has no slot {slot}", player=seat)
+        s = loc.slots[slot]
+        if a.industry not in s.industries:
+            raise IllegalAction("build.slot_icon", f"slot {s.ref} does not display the {a.industry} icon", player=seat)
+        if slot not in empty and slot not in over:
+            t = state.tiles.get(s.ref)
+            if t is None:
+                raise IllegalAction(
+                    "build.single_icon_first",
+                    f"slot {s.ref} shows two icons but a single-icon {a.industry} space is free ({', '.join(f'{a.location}:{i}' for i in empty)})",
+                    player=seat,
+                )
+            if t.industry != a.industry or t.level >= level:
+                raise IllegalAction(
+                    "build.overbuild",
+                    f"{s.ref} holds {t.industry} level {t.level}; only a higher-level tile of the same industry may replace it",
+                    player=seat,
+                )
+            if t.industry not in ("coal_mine", "iron_works"):
+                raise IllegalAction("build.overbuild", f"an opponent's {t.industry} cannot be overbuilt", player=seat)
+            raise IllegalAction(
+                "build.overbuild_resource_gone",
+                f"an opponent's {t.industry} may be overbuilt only when no {'coal' if t.industry == 'coal_mine' else 'iron'} is left on the board or in the market",
+                player=seat,
+            )
+    ref = f"{a.location}:{slot}"
+    replacing = state.tiles.get(ref)
+    _canal_one_per_location(state, seat, loc, replacing)
+
+    if replacing is not None:
+        del state.tiles[ref]
+        state.effect(
+            "tile_removed",
+            replacing.owner,
+            1,
+            "overbuilt",
+            tile=ref,
+            industry=replacing.industry,
+            level=replacing.level,
+        )
+        state.touch_board()
+    coal, coal_cost = consume_coal(state, seat, (a.location,), info.cost_coal, a.coal, policy, "build")
+    iron, iron_cost = consume_iron(state, seat, info.cost_iron, a.iron, policy, "build")
+    spend(state, seat, info.cost_money + coal_cost + iron_cost, f"building {a.industry} {level}")
+    p.take_from_mat(a.industry)
+    tile = Tile(seat, a.industry, level, info.resources_on_build(state.era))
+    state.tiles[ref] = tile
+    state.touch_board()
+    state.effect("build", seat, 1, "build", tile=ref, industry=a.industry, level=level)
+    _sell_to_market(state, ref, tile)
+    return Build(
+        seat, a.card, a.industry, a.location, slot, coal if info.cost_coal else None, iron if info.cost_iron else None
+    )
+
+
+def _sell_to_market(state: GameState, ref: str, tile: Tile) -> None:
+    """Moving Coal and Iron to the Market: most expensive spaces first, only during this build."""
+    if tile.industry == "coal_mine":
+        if not connected_to_merchant(state, (ref.split(":", 1)[0],)):
+            return
+        market, attr = state.rules.markets["coal"], "coal_market"
+    elif tile.industry == "iron_works":
+        market, attr = state.rules.markets["iron"], "iron_market"
+    else:
+        return
+    p = state.players[tile.owner]
+    while tile.resources > 0:
+        price = market.sell_price(getattr(state, attr))
+        if price is None:
+            break
+        setattr(state, attr, getattr(state, attr) + 1)
+        tile.resources -= 1
+        p.money += price
+        state.effect("market_sale", tile.owner, price, "build", resource=market.resource, tile=ref)
+        state.effect("money", tile.owner, price, "market_sale", resource=market.resource)
+    if tile.resources == 0:
+        flip(state, ref, "market_sale")

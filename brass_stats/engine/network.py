@@ -1,0 +1,79 @@
+"""Network action: canal links, one rail link, or two rail links with a brewery's beer."""
+
+from __future__ import annotations
+
+from ..errors import IllegalAction
+from .actions import Network
+from .board import network
+from .policy import ChoicePolicy
+from .resources import consume_beer, consume_coal, spend
+from .state import GameState
+
+
+def link_cost(era: str, n: int) -> int:
+    """£3 per canal link; £5 for one rail link, £15 for two."""
+    if era == "canal":
+        return 3
+    return 5 if n == 1 else 15
+
+
+def check_link_placeable(state: GameState, seat: int, link_id: str) -> None:
+    link = state.rules.links.get(link_id)
+    if link is None:
+        raise IllegalAction("log.unknown_name", f"unknown link {link_id!r}", player=seat)
+    if link_id in state.links:
+        raise IllegalAction("network.undeveloped", f"{link_id} already has a link tile", player=seat)
+    if not link.allowed_in(state.era):
+        kind = "canal" if state.era == "canal" else "rail"
+        raise IllegalAction("network.era", f"{link_id} has no {kind} line", player=seat)
+    if state.has_pieces_on_board(seat):
+        net = network(state, seat)
+        if not any(loc in net for loc in link.connects):
+            raise IllegalAction(
+                "network.adjacent",
+                f"{link_id} is not adjacent to player {seat}'s network",
+                player=seat,
+                network=sorted(net),
+            )
+
+
+def apply_network(state: GameState, a: Network, policy: ChoicePolicy) -> Network:
+    seat, era = a.player, state.era
+    n = len(a.links)
+    if n < 1 or n > (1 if era == "canal" else 2):
+        raise IllegalAction("network.count", f"{n} links in one Network action in the {era.title()} Era", player=seat)
+    if a.coal is not None and len(a.coal) != (n if era == "rail" else 0):
+        raise IllegalAction(
+            "coal.count", f"{n if era == 'rail' else 0} coal needed but {len(a.coal)} source(s) stated", player=seat
+        )
+    if a.beer is not None and n != 2:
+        raise IllegalAction("beer.count", "beer is consumed only when building two rail links", player=seat)
+    coal_used: list[str] = []
+    market_cost = 0
+    beer: str | None = None
+    for i, link_id in enumerate(a.links):
+        check_link_placeable(state, seat, link_id)
+        state.links[link_id] = seat
+        state.players[seat].link_tiles -= 1  # may go below 0: see docs/rules-decisions.md (link tiles)
+        state.touch_board()
+        state.effect("link", seat, 1, "network", link=link_id, link_type=era)
+        if era == "rail":
+            stated = None if a.coal is None else a.coal[i : i + 1]
+            origins = state.rules.links[link_id].connects
+            used, cost = consume_coal(state, seat, origins, 1, stated, policy, "network")
+            coal_used.extend(used)
+            market_cost += cost
+    if n == 2:
+        origins = state.rules.links[a.links[1]].connects
+        (beer,) = consume_beer(
+            state,
+            seat,
+            origins,
+            1,
+            None if a.beer is None else (a.beer,),
+            policy,
+            "network",
+            rule="network.double_beer",
+        )
+    spend(state, seat, link_cost(era, n) + market_cost, "network")
+    return Network(seat, a.card, a.links, tuple(coal_used) if era == "rail" else None, beer)

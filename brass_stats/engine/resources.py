@@ -1,0 +1,271 @@
+"""Consuming coal, iron and beer, and flipping tiles when their last cube or barrel goes.
+
+Each ``consume_*`` function checks a stated list of sources against the rules
+cube by cube (the options can change as mines run dry), or asks the choice
+policy when the action left the sources out. It returns the sources used.
+"""
+
+from __future__ import annotations
+
+from ..errors import IllegalAction
+from .board import connected_to_merchant, distances_from, slot_location
+from .policy import BEER_SOURCE, COAL_MINE, IRON_WORKS, ChoicePolicy
+from .state import GameState
+
+MARKET = "market"
+MERCHANT = "merchant"
+
+
+def spend(state: GameState, seat: int, amount: int, cause: str) -> None:
+    """Pay money to the bank via the Character tile (counts toward turn order)."""
+    if amount <= 0:
+        return
+    p = state.players[seat]
+    if p.money < amount:
+        raise IllegalAction(
+            "money.afford",
+            f"player {seat} must pay £{amount} for {cause} but has £{p.money}",
+            player=seat,
+            cost=amount,
+            money=p.money,
+        )
+    p.money -= amount
+    p.spent += amount
+    state.effect("money", seat, -amount, cause)
+
+
+def take_resource(state: GameState, ref: str, cause: str) -> None:
+    """Remove one cube/barrel from a tile; flip it and raise its owner's income when it empties."""
+    t = state.tiles[ref]
+    t.resources -= 1
+    if t.resources == 0:
+        flip(state, ref, cause)
+
+
+def flip(state: GameState, ref: str, cause: str) -> None:
+    t = state.tiles[ref]
+    t.flipped = True
+    info = state.level_info(t)
+    moved = state.advance_income(t.owner, info.income_spaces)
+    state.effect("flip", t.owner, 1, cause, tile=ref, industry=t.industry, level=t.level)
+    state.effect("income_spaces", t.owner, moved, cause, tile=ref)
+    state.touch_board()
+
+
+def _stated(stated: tuple[str, ...] | None, n: int, what: str, seat: int) -> None:
+    if stated is not None and len(stated) != n:
+        rule = {"coal": "coal.count", "iron": "iron.count", "beer": "beer.count"}[what]
+        raise IllegalAction(
+            rule, f"{n} {what} needed but {len(stated)} source(s) stated", player=seat, needed=n, stated=list(stated)
+        )
+
+
+def consume_coal(
+    state: GameState,
+    seat: int,
+    origins: tuple[str, ...],
+    n: int,
+    stated: tuple[str, ...] | None,
+    policy: ChoicePolicy,
+    cause: str,
+) -> tuple[tuple[str, ...], int]:
+    """Consume ``n`` coal for something at ``origins``; returns (sources, market cost to pay)."""
+    _stated(stated, n, "coal", seat)
+    used: list[str] = []
+    cost = 0
+    market = state.rules.markets["coal"]
+    for i in range(n):
+        dist = distances_from(state, origins)
+        best: int | None = None
+        closest: list[str] = []
+        for ref, t in state.tiles.items():
+            if t.industry != "coal_mine" or t.flipped or t.resources <= 0:
+                continue
+            d = dist.get(slot_location(ref))
+            if d is None:
+                continue
+            if best is None or d < best:
+                best, closest = d, [ref]
+            elif d == best:
+                closest.append(ref)
+        if closest:
+            closest.sort(key=_slot_sort_key)
+            src = (
+                stated[i]
+                if stated is not None
+                else policy.choose(
+                    COAL_MINE,
+                    closest,
+                    {"player": seat, "state": state, "used": used, "remaining": n - i, "cause": cause},
+                )
+            )
+            if src not in closest:
+                raise IllegalAction(
+                    "coal.closest_mine",
+                    f"coal must come from the closest connected coal mine ({', '.join(closest)}, {best} link(s) away), not {src}",
+                    player=seat,
+                    closest=closest,
+                    distance=best,
+                    stated=src,
+                )
+            take_resource(state, src, cause)
+            state.effect("coal_used", seat, 1, cause, source=src, owner=state.tiles[src].owner)
+        else:
+            src = MARKET
+            if stated is not None and stated[i] != MARKET:
+                raise IllegalAction(
+                    "coal.closest_mine",
+                    f"no connected coal mine has coal, so coal must come from the market, not {stated[i]}",
+                    player=seat,
+                    stated=stated[i],
+                )
+            if not connected_to_merchant(state, origins):
+                raise IllegalAction(
+                    "coal.market",
+                    f"no connected coal mine has coal and {'/'.join(origins)} is not connected to a merchant, so coal cannot be bought",
+                    player=seat,
+                    origins=list(origins),
+                )
+            price = market.buy_price(state.coal_market)
+            if state.coal_market > 0:
+                state.coal_market -= 1
+            cost += price
+            state.effect("coal_used", seat, 1, cause, source=MARKET, price=price)
+        used.append(src)
+    return tuple(used), cost
+
+
+def consume_iron(
+    state: GameState,
+    seat: int,
+    n: int,
+    stated: tuple[str, ...] | None,
+    policy: ChoicePolicy,
+    cause: str,
+) -> tuple[tuple[str, ...], int]:
+    """Consume ``n`` iron (no connection needed); returns (sources, market cost to pay)."""
+    _stated(stated, n, "iron", seat)
+    used: list[str] = []
+    cost = 0
+    market = state.rules.markets["iron"]
+    for i in range(n):
+        works = sorted(
+            (ref for ref, t in state.tiles.items() if t.industry == "iron_works" and not t.flipped and t.resources > 0),
+            key=_slot_sort_key,
+        )
+        if works:
+            src = (
+                stated[i]
+                if stated is not None
+                else policy.choose(
+                    IRON_WORKS,
+                    works,
+                    {"player": seat, "state": state, "used": used, "remaining": n - i, "cause": cause},
+                )
+            )
+            if src not in works:
+                raise IllegalAction(
+                    "iron.works_first",
+                    f"iron must come from an unflipped iron works ({', '.join(works)}), not {src}",
+                    player=seat,
+                    iron_works=works,
+                    stated=src,
+                )
+            take_resource(state, src, cause)
+            state.effect("iron_used", seat, 1, cause, source=src, owner=state.tiles[src].owner)
+        else:
+            src = MARKET
+            if stated is not None and stated[i] != MARKET:
+                raise IllegalAction(
+                    "iron.works_first",
+                    f"no iron works has iron, so iron must come from the market, not {stated[i]}",
+                    player=seat,
+                    stated=stated[i],
+                )
+            price = market.buy_price(state.iron_market)
+            if state.iron_market > 0:
+                state.iron_market -= 1
+            cost += price
+            state.effect("iron_used", seat, 1, cause, source=MARKET, price=price)
+        used.append(src)
+    return tuple(used), cost
+
+
+def beer_options(state: GameState, seat: int, origins: tuple[str, ...], merchant_space: int | None = None) -> list[str]:
+    """Barrels the player may drink for something at ``origins``: own breweries anywhere,
+    connected opponents' breweries, and (when selling) the barrel beside the merchant tile."""
+    dist = distances_from(state, origins)
+    opts = [
+        ref
+        for ref, t in state.tiles.items()
+        if t.industry == "brewery"
+        and not t.flipped
+        and t.resources > 0
+        and (t.owner == seat or slot_location(ref) in dist)
+    ]
+    opts.sort(key=lambda r: (state.tiles[r].owner != seat, _slot_sort_key(r)))
+    if merchant_space is not None and state.merchant_spaces[merchant_space].beer:
+        opts.insert(0, MERCHANT)
+    return opts
+
+
+def consume_beer(
+    state: GameState,
+    seat: int,
+    origins: tuple[str, ...],
+    n: int,
+    stated: tuple[str, ...] | None,
+    policy: ChoicePolicy,
+    cause: str,
+    merchant_space: int | None = None,
+    rule: str = "beer.source",
+    context: dict[str, object] | None = None,
+) -> tuple[str, ...]:
+    """Consume ``n`` barrels; ``merchant_space`` is the index into ``state.merchant_spaces`` sold to, if any."""
+    _stated(stated, n, "beer", seat)
+    used: list[str] = []
+    for i in range(n):
+        opts = beer_options(state, seat, origins, merchant_space)
+        if not opts:
+            raise IllegalAction(
+                rule, "no beer is available: no own brewery, no connected brewery, no merchant barrel", player=seat
+            )
+        src = (
+            stated[i]
+            if stated is not None
+            else policy.choose(
+                BEER_SOURCE,
+                opts,
+                {
+                    "player": seat,
+                    "state": state,
+                    "used": used,
+                    "remaining": n - i,
+                    "cause": cause,
+                    "origins": origins,
+                    **(context or {}),
+                },
+            )
+        )
+        if src not in opts:
+            raise IllegalAction(
+                rule,
+                f"beer cannot come from {src}; available: {', '.join(opts)}",
+                player=seat,
+                options=opts,
+                stated=src,
+            )
+        if src == MERCHANT:
+            assert merchant_space is not None
+            state.merchant_spaces[merchant_space].beer = False
+            state.effect("beer_used", seat, 1, cause, source=MERCHANT)
+        else:
+            take_resource(state, src, cause)
+            state.effect("beer_used", seat, 1, cause, source=src, owner=state.tiles[src].owner)
+        used.append(src)
+    return tuple(used)
+
+
+def _slot_sort_key(ref: str) -> tuple[str, int]:
+    loc, _, idx = ref.partition(":")
+    return loc, int(idx)

@@ -1,0 +1,64 @@
+"""End-of-era scoring and the final ranking."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .state import GameState
+
+
+def location_link_value(state: GameState, loc: str) -> int:
+    """Link icons at a location: printed on merchants, on flipped tiles (any owner) in towns."""
+    printed = state.rules.locations[loc].printed_link_vp
+    flipped = sum(
+        state.level_info(t).link_vp for ref, t in state.tiles.items() if t.flipped and ref.split(":", 1)[0] == loc
+    )
+    return printed + flipped
+
+
+def link_vp(state: GameState, link_id: str) -> int:
+    return sum(location_link_value(state, loc) for loc in state.rules.links[link_id].connects)
+
+
+def score_era(state: GameState) -> None:
+    """Score links (removing them), then flipped tiles."""
+    values = {link_id: link_vp(state, link_id) for link_id in state.links}
+    cause = f"{state.era}_era_scoring"
+    for link_id, owner in state.links.items():
+        state.players[owner].vp += values[link_id]
+        state.players[owner].link_tiles += 1  # the tile comes back (its other side is the rail link)
+        state.effect("vp", owner, values[link_id], cause, source="link", link=link_id)
+    state.links.clear()
+    state.touch_board()
+    for ref, t in state.tiles.items():
+        if t.flipped:
+            vp = state.level_info(t).vp
+            state.players[t.owner].vp += vp
+            state.effect("vp", t.owner, vp, cause, source="tile", tile=ref, industry=t.industry, level=t.level)
+
+
+def potential_vp(state: GameState, seat: int) -> tuple[int, int]:
+    """(link VP, flipped-tile VP) the player would score if the era ended now."""
+    links = sum(link_vp(state, lid) for lid, owner in state.links.items() if owner == seat)
+    tiles = sum(state.level_info(t).vp for t in state.tiles.values() if t.owner == seat and t.flipped)
+    return links, tiles
+
+
+@dataclass(frozen=True)
+class Standing:
+    seat: int
+    name: str
+    vp: int
+    income_level: int
+    money: int
+    rank: int
+
+
+def standings(state: GameState) -> list[Standing]:
+    """Rank by VP, then income level, then money; players still tied share a rank (a draw)."""
+    keys = {p.seat: (p.vp, state.income_level(p.seat), p.money) for p in state.players}
+    out = []
+    for p in state.players:
+        rank = 1 + sum(1 for s, k in keys.items() if k > keys[p.seat])
+        out.append(Standing(p.seat, p.name, p.vp, state.income_level(p.seat), p.money, rank))
+    return out

@@ -1,0 +1,246 @@
+"""Setting up a game, and where its chance outcomes come from.
+
+Two chance sources, as the log format allows:
+
+* :class:`SeededChance`: every shuffle comes from a documented PRNG
+  (SplitMix64 + Fisher-Yates, see ``docs/log-format.md``), so any program can
+  reproduce a deal from the seed alone.
+* :class:`ExplicitChance`: the deal is written out (merchant tiles, turn order,
+  hands, face-down discards, deck order, and the rail-era deck and hands), for
+  games recorded elsewhere.
+
+>>> g = new_game(["Ann", "Bob"], SeededChance(7))
+>>> [len(p.hand) for p in g.players], len(g.deck)
+([8, 8], 22)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..errors import LogFormatError
+from ..rules_data import BIRMINGHAM, WILD_CARDS, RulesData
+from .state import GameState, MerchantSpace, Player
+
+MASK64 = (1 << 64) - 1
+
+
+class SplitMix64:
+    """SplitMix64 (Steele, Lea, Flood 2014): a tiny PRNG other programs can reproduce exactly.
+
+    >>> r = SplitMix64(0)
+    >>> hex(r.next())
+    '0xe220a8397b1dcdaf'
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK64
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in [0, n) by rejection sampling (no modulo bias)."""
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: list[Any]) -> None:
+        """Fisher-Yates, from the last position down: swap i with below(i + 1)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+# Merchant tile faces as written in chance records.
+def tile_face(accepts: frozenset[str]) -> str:
+    if not accepts:
+        return "blank"
+    if len(accepts) > 1:
+        return "all"
+    return next(iter(accepts))
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Everything chance decides at the start of an era."""
+
+    hands: list[list[str]]
+    deck: list[str]  # top card first
+    discards: list[list[str]]  # face-down discard per seat (canal era only)
+
+
+class ChanceSource(Protocol):
+    def merchant_faces(self, rules: RulesData, players: int) -> dict[str, list[str]]: ...
+
+    def canal_deal(self, rules: RulesData, players: int) -> Deal: ...
+
+    def turn_order(self, players: int) -> list[int]: ...
+
+    def rail_deal(self, cards: list[str], players: int) -> Deal: ...
+
+    def copy(self) -> ChanceSource: ...
+
+    def to_json(self) -> Any: ...
+
+
+def _merchant_space_keys(rules: RulesData, players: int) -> list[tuple[str, int]]:
+    return [(m.id, i) for m in rules.merchants.values() if players in m.player_counts for i in range(m.spaces)]
+
+
+class SeededChance:
+    """Chance from a seed. Order of draws: merchant tiles, deck, turn order, then the rail-era reshuffle."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.rng = SplitMix64(seed)
+
+    def merchant_faces(self, rules: RulesData, players: int) -> dict[str, list[str]]:
+        ids = list(rules.merchant_tiles_by_players[players])
+        self.rng.shuffle(ids)
+        out: dict[str, list[str]] = {}
+        for (loc, _), tid in zip(_merchant_space_keys(rules, players), ids, strict=True):
+            out.setdefault(loc, []).append(tile_face(rules.merchant_tiles[tid].accepts))
+        return out
+
+    def canal_deal(self, rules: RulesData, players: int) -> Deal:
+        deck = rules.deck(players)
+        self.rng.shuffle(deck)
+        size = rules.constants["hand_size"]
+        hands = [deck[i * size : (i + 1) * size] for i in range(players)]
+        deck = deck[players * size :]
+        discards = [[deck[i]] for i in range(players)]
+        return Deal(hands, deck[players:], discards)
+
+    def turn_order(self, players: int) -> list[int]:
+        order = list(range(players))
+        self.rng.shuffle(order)
+        return order
+
+    def rail_deal(self, cards: list[str], players: int) -> Deal:
+        deck = sorted(cards)
+        self.rng.shuffle(deck)
+        size = BIRMINGHAM.constants["hand_size"]
+        hands = [deck[i * size : (i + 1) * size] for i in range(players)]
+        return Deal(hands, deck[players * size :], [[] for _ in range(players)])
+
+    def copy(self) -> SeededChance:
+        new = SeededChance.__new__(SeededChance)
+        new.seed = self.seed
+        new.rng = SplitMix64(0)
+        new.rng.state = self.rng.state
+        return new
+
+    def to_json(self) -> Any:
+        return self.seed
+
+
+class ExplicitChance:
+    """Chance written out in the log (for games recorded elsewhere)."""
+
+    def __init__(self, record: dict[str, Any]) -> None:
+        self.record = record
+
+    def merchant_faces(self, rules: RulesData, players: int) -> dict[str, list[str]]:
+        faces = self.record["merchant_tiles"]
+        expected = Counter(tile_face(rules.merchant_tiles[t].accepts) for t in rules.merchant_tiles_by_players[players])
+        got = Counter(f for fs in faces.values() for f in fs)
+        if got != expected:
+            raise LogFormatError(
+                f"chance.merchant_tiles: faces {dict(got)} differ from the {players}-player tiles {dict(expected)}"
+            )
+        for loc, fs in faces.items():
+            m = rules.merchants.get(loc)
+            if m is None or players not in m.player_counts or len(fs) != m.spaces:
+                raise LogFormatError(
+                    f"chance.merchant_tiles: {loc!r} has no {len(fs)} merchant space(s) in a {players}-player game"
+                )
+        return {k: list(v) for k, v in faces.items()}
+
+    def canal_deal(self, rules: RulesData, players: int) -> Deal:
+        r = self.record
+        deal = Deal([list(h) for h in r["hands"]], list(r["deck"]), [list(d) for d in r["discards"]])
+        cards = [c for h in deal.hands for c in h] + deal.deck + [c for d in deal.discards for c in d]
+        if Counter(cards) != Counter(rules.deck(players)):
+            diff = (Counter(cards) - Counter(rules.deck(players))) + (Counter(rules.deck(players)) - Counter(cards))
+            raise LogFormatError(
+                f"chance: hands, discards and deck are not the {players}-player deck (differences: {dict(diff)})"
+            )
+        size = rules.constants["hand_size"]
+        if len(deal.hands) != players or any(len(h) != size for h in deal.hands):
+            raise LogFormatError(f"chance.hands: need {players} hands of {size} cards")
+        if len(deal.discards) != players or any(len(d) != 1 for d in deal.discards):
+            raise LogFormatError("chance.discards: need one face-down card per player")
+        return deal
+
+    def turn_order(self, players: int) -> list[int]:
+        order = list(self.record["turn_order"])
+        if sorted(order) != list(range(players)):
+            raise LogFormatError(f"chance.turn_order must list seats 0..{players - 1} once each, got {order}")
+        return order
+
+    def rail_deal(self, cards: list[str], players: int) -> Deal:
+        r = self.record.get("rail_era")
+        if r is None:
+            raise LogFormatError(
+                "chance.rail_era is missing: the log reaches the Rail Era but does not say how the deck was reshuffled"
+            )
+        deal = Deal([list(h) for h in r["hands"]], list(r["deck"]), [[] for _ in range(players)])
+        dealt = [c for h in deal.hands for c in h] + deal.deck
+        if Counter(dealt) != Counter(cards):
+            raise LogFormatError("chance.rail_era: hands and deck are not the cards discarded in the Canal Era")
+        return deal
+
+    def copy(self) -> ExplicitChance:
+        return self  # read-only
+
+    def to_json(self) -> Any:
+        return self.record
+
+
+def new_game(
+    names: Sequence[str],
+    chance: ChanceSource,
+    rules: RulesData = BIRMINGHAM,
+) -> GameState:
+    """Set up the board and players (rulebook: Board Setup, Player Area Setup)."""
+    n = len(names)
+    if n not in rules.constants["players"]:
+        raise LogFormatError(f"Brass: Birmingham is for 2 to 4 players, not {n}")
+    players = [Player(i, name, rules) for i, name in enumerate(names)]
+    faces = chance.merchant_faces(rules, n)
+    spaces: list[MerchantSpace] = []
+    face_accepts = {"blank": frozenset(), "all": frozenset({"cotton_mill", "manufacturer", "pottery"})}
+    for loc, i in _merchant_space_keys(rules, n):
+        face = faces[loc][i]
+        accepts = face_accepts.get(face, frozenset({face}))
+        if face not in face_accepts and face not in ("cotton_mill", "manufacturer", "pottery"):
+            raise LogFormatError(f"chance.merchant_tiles: unknown merchant tile face {face!r}")
+        spaces.append(MerchantSpace(loc, i, face, accepts, beer=bool(accepts)))
+    deal = chance.canal_deal(rules, n)
+    for p, hand, disc in zip(players, deal.hands, deal.discards, strict=True):
+        p.hand = list(hand)
+        p.discard = list(disc)
+    state = GameState(
+        rules=rules,
+        players=players,
+        chance=chance,
+        turn_order=chance.turn_order(n),
+        deck=list(deal.deck),
+        wild={c: rules.wild_cards[c] for c in WILD_CARDS},
+        coal_market=rules.markets["coal"].initial_cubes,
+        iron_market=rules.markets["iron"].initial_cubes,
+        merchant_spaces=spaces,
+    )
+    return state

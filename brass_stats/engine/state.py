@@ -1,0 +1,211 @@
+"""Game state: plain mutable records, copied cheaply for look-ahead.
+
+The state holds what is on the table; rules live in the action modules.
+Derived facts (who is connected to what) are cached per board version in
+:mod:`brass_stats.engine.board` and never recomputed while the board is unchanged.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..rules_data import INDUSTRIES, IndustryLevel, RulesData
+
+if TYPE_CHECKING:
+    from .setup import ChanceSource
+
+
+class Tile:
+    """An industry tile on the board."""
+
+    __slots__ = ("owner", "industry", "level", "flipped", "resources")
+
+    def __init__(self, owner: int, industry: str, level: int, resources: int = 0, flipped: bool = False) -> None:
+        self.owner = owner
+        self.industry = industry
+        self.level = level
+        self.resources = resources  # coal cubes, iron cubes or beer barrels left
+        self.flipped = flipped
+
+    def __repr__(self) -> str:
+        f = " flipped" if self.flipped else ""
+        return f"Tile({self.industry} {self.level} p{self.owner}{f} r={self.resources})"
+
+    def copy(self) -> Tile:
+        return Tile(self.owner, self.industry, self.level, self.resources, self.flipped)
+
+
+class Player:
+    __slots__ = (
+        "seat",
+        "name",
+        "money",
+        "income_space",
+        "vp",
+        "hand",
+        "discard",
+        "mat",
+        "spent",
+        "loans",
+        "link_tiles",
+    )
+
+    def __init__(self, seat: int, name: str, rules: RulesData) -> None:
+        self.seat = seat
+        self.name = name
+        c = rules.constants
+        self.money: int = c["starting_money"]
+        self.income_space: int = c["income_marker_start_space"]
+        self.vp: int = 0
+        self.hand: list[str] = []
+        self.discard: list[str] = []
+        # tiles left on the player mat, per industry, per level (index level-1)
+        self.mat: dict[str, list[int]] = {ind: [lv.tiles for lv in rules.industries[ind]] for ind in INDUSTRIES}
+        self.spent: int = 0  # money spent this round (on the Character tile)
+        self.loans: int = 0
+        self.link_tiles: int = c["per_player_components"]["link_tiles"]
+
+    def lowest_level(self, industry: str) -> int | None:
+        for i, n in enumerate(self.mat[industry]):
+            if n:
+                return i + 1
+        return None
+
+    def take_from_mat(self, industry: str) -> int:
+        lvl = self.lowest_level(industry)
+        assert lvl is not None
+        self.mat[industry][lvl - 1] -= 1
+        return lvl
+
+    def copy(self) -> Player:
+        p = Player.__new__(Player)
+        p.seat, p.name, p.money, p.income_space, p.vp = self.seat, self.name, self.money, self.income_space, self.vp
+        p.hand, p.discard = list(self.hand), list(self.discard)
+        p.mat = {k: list(v) for k, v in self.mat.items()}
+        p.spent, p.loans, p.link_tiles = self.spent, self.loans, self.link_tiles
+        return p
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """A consequence of an action: who it affects, what changed, and why."""
+
+    kind: str  # money, income_spaces, vp, flip, market_sale, market_buy, merchant_bonus, tile_removed, ...
+    seat: int
+    amount: int
+    cause: str
+    detail: dict[str, Any]
+
+
+@dataclass(slots=True)
+class MerchantSpace:
+    location: str
+    index: int
+    face: str  # "cotton_mill", "manufacturer", "pottery", "all" or "blank"
+    accepts: frozenset[str]
+    beer: bool
+
+
+@dataclass
+class GameState:
+    rules: RulesData
+    players: list[Player]
+    chance: ChanceSource
+    era: str = "canal"
+    round: int = 1  # counts through both eras
+    era_round: int = 1
+    turn_order: list[int] = field(default_factory=list)
+    turn_pos: int = 0
+    actions_this_turn: int = 0
+    deck: list[str] = field(default_factory=list)  # top card first
+    wild: dict[str, int] = field(default_factory=dict)
+    tiles: dict[str, Tile] = field(default_factory=dict)  # "location:slot" -> tile
+    links: dict[str, int] = field(default_factory=dict)  # link id -> owner seat
+    coal_market: int = 0
+    iron_market: int = 0
+    merchant_spaces: list[MerchantSpace] = field(default_factory=list)
+    phase: str = "actions"  # "actions", "shortfall" or "over"
+    shortfalls: list[tuple[int, int]] = field(default_factory=list)  # (seat, £ still owed), in turn order
+    era_ends_after_shortfall: bool = False
+    board_version: int = 0
+    cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+    action_count: int = 0
+    effects: list[Effect] | None = None  # set to a list to record consequences
+
+    def effect(self, kind: str, seat: int, amount: int, cause: str, **detail: Any) -> None:
+        """Record one consequence of the current action (only when recording)."""
+        if self.effects is not None:
+            self.effects.append(Effect(kind, seat, amount, cause, detail))
+
+    # -- who is to move ------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return len(self.players)
+
+    @property
+    def current_player(self) -> int | None:
+        if self.phase == "over":
+            return None
+        if self.phase == "shortfall":
+            return self.shortfalls[0][0]
+        return self.turn_order[self.turn_pos]
+
+    @property
+    def game_over(self) -> bool:
+        return self.phase == "over"
+
+    def actions_per_turn(self) -> int:
+        first = self.era == "canal" and self.era_round == 1
+        c = self.rules.constants
+        return c["actions_first_round_canal_era"] if first else c["actions_per_turn"]
+
+    @property
+    def is_last_round_of_era(self) -> bool:
+        return self.era_round == self.rules.rounds_per_era[self.num_players]
+
+    # -- small queries -------------------------------------------------------
+    def level_info(self, tile: Tile) -> IndustryLevel:
+        return self.rules.industries[tile.industry][tile.level - 1]
+
+    def income_level(self, seat: int) -> int:
+        return self.rules.income_levels[self.players[seat].income_space]
+
+    def tiles_of(self, seat: int) -> list[tuple[str, Tile]]:
+        return [(ref, t) for ref, t in self.tiles.items() if t.owner == seat]
+
+    def has_pieces_on_board(self, seat: int) -> bool:
+        return any(t.owner == seat for t in self.tiles.values()) or seat in self.links.values()
+
+    def touch_board(self) -> None:
+        """Call after any change to tiles or links: drops cached connectivity."""
+        self.board_version += 1
+        self.cache.clear()
+
+    def copy(self) -> GameState:
+        """A deep copy fit for look-ahead (shares the immutable rules data)."""
+        new = copy.copy(self)
+        new.players = [p.copy() for p in self.players]
+        new.turn_order = list(self.turn_order)
+        new.deck = list(self.deck)
+        new.wild = dict(self.wild)
+        new.tiles = {k: t.copy() for k, t in self.tiles.items()}
+        new.links = dict(self.links)
+        new.merchant_spaces = [
+            MerchantSpace(m.location, m.index, m.face, m.accepts, m.beer) for m in self.merchant_spaces
+        ]
+        new.shortfalls = list(self.shortfalls)
+        new.cache = dict(self.cache)
+        new.chance = self.chance.copy()
+        new.effects = None
+        return new
+
+    # -- income and VP ---------------------------------------------------------
+    def advance_income(self, seat: int, spaces: int) -> int:
+        """Move the income marker forward, capped at the top of the track; returns spaces moved."""
+        p = self.players[seat]
+        new = min(p.income_space + spaces, self.rules.max_income_space)
+        moved = new - p.income_space
+        p.income_space = new
+        return moved

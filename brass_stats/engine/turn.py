@@ -1,0 +1,249 @@
+"""Turns, rounds and eras: who acts, discarding, refilling, turn order, income, shortfalls, era ends.
+
+:func:`apply_action` is the engine's single entry point. It never changes the
+state it is given: it returns a new state and the action with every choice
+filled in, or raises :class:`~brass_stats.errors.IllegalAction`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import IllegalAction
+from ..rules_data import WILD_CARDS
+from .actions import Action, Build, Develop, Loan, Network, Pass, Scout, Sell, Shortfall
+from .build import apply_build
+from .develop import apply_develop
+from .loan import apply_loan
+from .network import apply_network
+from .policy import SHORTFALL_TILE, STRICT, ChoicePolicy
+from .scoring import score_era
+from .scout import apply_scout, check_scout
+from .sell import apply_sell
+from .state import GameState, Tile
+
+Handler = Callable[[GameState, Any, ChoicePolicy], Action]
+
+HANDLERS: dict[type[Action], Handler] = {
+    Build: apply_build,
+    Network: apply_network,
+    Develop: apply_develop,
+    Sell: apply_sell,
+    Loan: apply_loan,
+    Scout: apply_scout,
+    Pass: lambda state, a, policy: a,
+}
+
+
+def apply_action(state: GameState, action: Action, policy: ChoicePolicy = STRICT) -> tuple[GameState, Action]:
+    """Apply one action to a copy of ``state``; returns (new state, action with all choices stated)."""
+    if state.phase == "over":
+        raise IllegalAction("turn.game_over", "the game is over; no further actions may be taken", player=action.player)
+    expected = state.current_player
+    if action.player != expected:
+        raise IllegalAction(
+            "turn.order",
+            f"it is player {expected}'s turn, not player {action.player}'s",
+            player=action.player,
+            expected=expected,
+        )
+    new = state.copy()
+    new.effects = state.effects
+    if state.phase == "shortfall":
+        if not isinstance(action, Shortfall):
+            raise IllegalAction(
+                "turn.shortfall_pending",
+                f"player {expected} must first remove tiles to pay £{state.shortfalls[0][1]} of negative income",
+                player=action.player,
+            )
+        resolved: Action = apply_shortfall(new, action, policy)
+        new.action_count += 1
+        return new, resolved
+    if isinstance(action, Shortfall):
+        raise IllegalAction("shortfall.not_needed", "no shortfall is being paid now", player=action.player)
+
+    p = new.players[action.player]
+    cards = action.cards
+    if not cards:
+        raise IllegalAction("turn.card_in_hand", "every action discards a card", player=action.player)
+    if isinstance(action, Scout):
+        check_scout(new, action)
+    need, have = Counter(cards), Counter(p.hand)
+    for card, n in need.items():
+        if have[card] < n:
+            if card not in new.rules.all_card_codes:
+                raise IllegalAction("log.unknown_name", f"unknown card {card!r}", player=action.player)
+            raise IllegalAction(
+                "turn.card_in_hand",
+                f"player {action.player} does not hold {card}" + (f" x{n}" if n > 1 else ""),
+                player=action.player,
+                hand=sorted(p.hand),
+            )
+    for card in cards:
+        p.hand.remove(card)
+    resolved = HANDLERS[type(action)](new, action, policy)
+    for card in cards:
+        if card in WILD_CARDS:
+            new.wild[card] += 1
+        else:
+            p.discard.append(card)
+    new.action_count += 1
+    new.actions_this_turn += 1
+    if new.actions_this_turn >= new.actions_per_turn() or not p.hand:
+        _end_turn(new)
+    return new, resolved
+
+
+def _end_turn(state: GameState) -> None:
+    p = state.players[state.turn_order[state.turn_pos]]
+    size = state.rules.constants["hand_size"]
+    while len(p.hand) < size and state.deck:
+        p.hand.append(state.deck.pop(0))
+    state.actions_this_turn = 0
+    state.turn_pos += 1
+    if state.turn_pos == state.num_players:
+        _end_round(state)
+
+
+def _end_round(state: GameState) -> None:
+    era_ends = not state.deck and all(not p.hand for p in state.players)
+    final_round = era_ends and state.era == "rail"
+    state.turn_order = sorted(state.turn_order, key=lambda s: state.players[s].spent)
+    for p in state.players:
+        p.spent = 0
+    state.turn_pos = 0
+    if not final_round:
+        for seat in state.turn_order:
+            _take_income(state, seat)
+    if state.shortfalls:
+        state.phase = "shortfall"
+        state.era_ends_after_shortfall = era_ends
+        return
+    _after_round(state, era_ends)
+
+
+def _take_income(state: GameState, seat: int) -> None:
+    p = state.players[seat]
+    income = state.income_level(seat)
+    if income >= 0:
+        p.money += income
+        state.effect("money", seat, income, "income")
+        return
+    owed = -income
+    paid = min(owed, p.money)
+    p.money -= paid
+    state.effect("money", seat, -paid, "income")
+    short = owed - paid
+    if short == 0:
+        return
+    if any(t.owner == seat for t in state.tiles.values()):
+        state.shortfalls.append((seat, short))
+    else:
+        _lose_vp(state, seat, short)
+
+
+def _lose_vp(state: GameState, seat: int, short: int) -> None:
+    p = state.players[seat]
+    lost = min(p.vp, short)  # "lose 1 VP (if possible)": never below 0
+    p.vp -= lost
+    state.effect("vp", seat, -lost, "shortfall", short=short)
+
+
+def tile_sale_value(state: GameState, ref: str) -> int:
+    """A tile removed for a shortfall is worth half its cost, rounded down."""
+    return tile_sale_value_of(state, state.tiles[ref])
+
+
+def tile_sale_value_of(state: GameState, tile: Tile) -> int:
+    return state.level_info(tile).cost_money // 2
+
+
+def apply_shortfall(state: GameState, a: Shortfall, policy: ChoicePolicy) -> Shortfall:
+    """Remove own tiles (half their cost each) until the shortfall is covered; then 1 VP per £1 still short."""
+    seat, remaining = state.shortfalls[0]
+    p = state.players[seat]
+    stated = None if a.tiles is None else list(a.tiles)
+    chosen: list[str] = []
+    while remaining > 0:
+        own = sorted((r for r, t in state.tiles.items() if t.owner == seat), key=_ref_key)
+        if not own:
+            break
+        if stated is None:
+            forced = sum(tile_sale_value(state, r) for r in own) <= remaining  # every tile must go
+            ref = (
+                own[0]
+                if forced
+                else policy.choose(SHORTFALL_TILE, own, {"player": seat, "state": state, "owed": remaining})
+            )
+        elif len(chosen) < len(stated):
+            ref = stated[len(chosen)]
+            if ref not in own:
+                raise IllegalAction(
+                    "shortfall.tiles", f"{ref} is not one of player {seat}'s tiles on the board", player=seat
+                )
+        else:
+            raise IllegalAction(
+                "shortfall.tiles",
+                f"£{remaining} is still owed and player {seat} still has tiles on the board; tiles must be removed until the shortfall is covered",
+                player=seat,
+            )
+        t = state.tiles.pop(ref)
+        state.touch_board()
+        value = tile_sale_value_of(state, t)
+        take = min(value, remaining)
+        remaining -= take
+        p.money += value - take
+        chosen.append(ref)
+        state.effect("tile_removed", seat, 1, "shortfall", tile=ref, industry=t.industry, level=t.level, value=value)
+        state.effect("money", seat, value - take, "shortfall_tile_sale", tile=ref)
+    if stated is not None and len(chosen) < len(stated):
+        raise IllegalAction(
+            "shortfall.tiles",
+            f"the shortfall was covered after {len(chosen)} tile(s); removing {stated[len(chosen)]} as well is not allowed",
+            player=seat,
+        )
+    if remaining > 0:
+        _lose_vp(state, seat, remaining)
+    state.shortfalls.pop(0)
+    if not state.shortfalls:
+        state.phase = "actions"
+        _after_round(state, state.era_ends_after_shortfall)
+    return Shortfall(seat, tuple(chosen))
+
+
+def _ref_key(ref: str) -> tuple[str, int]:
+    loc, _, idx = ref.partition(":")
+    return loc, int(idx)
+
+
+def _after_round(state: GameState, era_ends: bool) -> None:
+    if era_ends:
+        score_era(state)
+        if state.era == "rail":
+            state.phase = "over"
+            return
+        _start_rail_era(state)
+        return
+    state.round += 1
+    state.era_round += 1
+
+
+def _start_rail_era(state: GameState) -> None:
+    """End of Canal Era: remove level-1 tiles, refill merchant beer, reshuffle, new hands."""
+    for ref in [r for r, t in state.tiles.items() if t.level == 1]:
+        t = state.tiles.pop(ref)
+        state.effect("tile_removed", t.owner, 1, "canal_era_end", tile=ref, industry=t.industry, level=1)
+    for ms in state.merchant_spaces:
+        ms.beer = bool(ms.accepts)
+    state.touch_board()
+    cards = [c for p in state.players for c in p.discard]
+    deal = state.chance.rail_deal(cards, state.num_players)
+    for p, hand in zip(state.players, deal.hands, strict=True):
+        p.discard = []
+        p.hand = list(hand)
+    state.deck = list(deal.deck)
+    state.era = "rail"
+    state.round += 1
+    state.era_round = 1

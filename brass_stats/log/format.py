@@ -1,0 +1,211 @@
+"""The project's game-log format (version 1): read, check and write.
+
+A log is one JSON object (see ``docs/log-format.md`` and ``schema.json``)::
+
+    {"format": "brass-stats-log", "format_version": 1, "edition": "birmingham",
+     "players": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}],
+     "options": {}, "chance": {"seed": 42},
+     "actions": [{"type": "loan", "player": 1, "card": "loc:dudley"}, ...],
+     "result": {"final": [{"seat": 0, "vp": 151}, ...]}}
+
+>>> log = GameLog.new(["Ann", "Bob"], seed=42)
+>>> GameLog.from_json(log.to_json()).players
+('Ann', 'Bob')
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..engine.actions import Action, action_from_json
+from ..engine.setup import ChanceSource, ExplicitChance, SeededChance
+from ..errors import LogFormatError
+from ..rules_data import EDITIONS, RulesData, UnknownOverride, load_rules
+
+FORMAT_NAME = "brass-stats-log"
+FORMAT_VERSION = 1
+OPTION_KEYS = frozenset({"tile_overrides"})
+EXPLICIT_CHANCE_KEYS = frozenset({"merchant_tiles", "turn_order", "hands", "discards", "deck", "rail_era"})
+
+
+@dataclass
+class GameLog:
+    """A recorded game: header, chance, actions, and optionally the declared result."""
+
+    players: tuple[str, ...]
+    chance: dict[str, Any]
+    actions: list[Action] = field(default_factory=list)
+    edition: str = "birmingham"
+    options: dict[str, Any] = field(default_factory=dict)
+    result: dict[str, Any] | None = None
+    source: dict[str, Any] | None = None
+    file: str | None = None
+
+    @classmethod
+    def new(cls, names: list[str], seed: int, **kw: Any) -> GameLog:
+        return cls(players=tuple(names), chance={"seed": seed}, **kw)
+
+    # -- derived -------------------------------------------------------------
+    @property
+    def seed(self) -> int | None:
+        s = self.chance.get("seed")
+        return s if isinstance(s, int) else None
+
+    def rules(self) -> RulesData:
+        try:
+            return load_rules(self.edition, self.options.get("tile_overrides"))
+        except UnknownOverride as e:
+            raise LogFormatError(str(e), file=self.file, where="options.tile_overrides") from None
+
+    def chance_source(self) -> ChanceSource:
+        if self.seed is not None:
+            return SeededChance(self.seed)
+        return ExplicitChance(self.chance)
+
+    # -- codec -------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "format": FORMAT_NAME,
+            "format_version": FORMAT_VERSION,
+            "edition": self.edition,
+            "players": [{"seat": i, "name": n} for i, n in enumerate(self.players)],
+            "options": self.options,
+            "chance": self.chance,
+        }
+        if self.source:
+            out["source"] = self.source
+        out["actions"] = [a.to_json() for a in self.actions]
+        if self.result is not None:
+            out["result"] = self.result
+        return out
+
+    def dumps(self) -> str:
+        """Canonical text: one action per line, so diffs of logs stay readable."""
+        body = self.to_json()
+        actions = body.pop("actions")
+        result = body.pop("result", None)
+        head = json.dumps(body, ensure_ascii=False, indent=1)[:-2]
+        lines = ",\n".join("  " + json.dumps(a, ensure_ascii=False, separators=(",", ":")) for a in actions)
+        text = head + ',\n "actions": [\n' + lines + "\n ]"
+        if result is not None:
+            text += ',\n "result": ' + json.dumps(result, ensure_ascii=False)
+        return text + "\n}\n"
+
+    def save(self, path: str | Path) -> None:
+        """Write atomically: a crash never leaves a half-written log."""
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(self.dumps(), encoding="utf-8")
+        tmp.replace(path)
+
+    @classmethod
+    def from_json(cls, data: Any, file: str | None = None) -> GameLog:
+        def fail(msg: str, where: str | None = None) -> LogFormatError:
+            return LogFormatError(msg, file=file, where=where)
+
+        if not isinstance(data, dict):
+            raise fail("a game log must be a JSON object")
+        if data.get("format") != FORMAT_NAME:
+            raise fail(
+                f"not a brass-stats game log (field 'format' is {data.get('format')!r}, expected {FORMAT_NAME!r})"
+            )
+        version = data.get("format_version")
+        if version != FORMAT_VERSION:
+            raise fail(
+                f"unsupported format_version {version!r}; this version of brass-stats reads version {FORMAT_VERSION}"
+            )
+        edition = data.get("edition")
+        if edition not in EDITIONS:
+            raise fail(f"unknown edition {edition!r}; known: {', '.join(EDITIONS)}", "edition")
+        players = data.get("players")
+        if not isinstance(players, list) or not 2 <= len(players) <= 4:
+            raise fail("'players' must list 2 to 4 players", "players")
+        names = []
+        for i, p in enumerate(players):
+            if not isinstance(p, dict) or p.get("seat") != i or not isinstance(p.get("name"), str):
+                raise fail(f"players[{i}] must be {{'seat': {i}, 'name': <string>}}", f"players[{i}]")
+            names.append(p["name"])
+        options = data.get("options", {})
+        if not isinstance(options, dict) or set(options) - OPTION_KEYS:
+            raise fail(
+                f"unknown option(s): {sorted(set(options) - OPTION_KEYS) if isinstance(options, dict) else options}",
+                "options",
+            )
+        chance = data.get("chance")
+        _check_chance(chance, len(names), fail)
+        raw_actions = data.get("actions")
+        if not isinstance(raw_actions, list):
+            raise fail("'actions' must be a list", "actions")
+        actions = []
+        for i, a in enumerate(raw_actions):
+            try:
+                actions.append(action_from_json(a))
+            except LogFormatError as e:
+                raise fail(e.message, f"actions[{i}]") from None
+            if not 0 <= actions[-1].player < len(names):
+                raise fail(f"player {actions[-1].player} is not a seat of this game", f"actions[{i}]")
+        result = data.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise fail("'result' must be an object", "result")
+        source = data.get("source")
+        log = cls(tuple(names), chance, actions, edition, options, result, source, file)
+        log.rules()  # checks the overrides
+        return log
+
+    @classmethod
+    def loads(cls, text: str, file: str | None = None) -> GameLog:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise LogFormatError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}", file=file) from None
+        return cls.from_json(data, file)
+
+    @classmethod
+    def load(cls, path: str | Path) -> GameLog:
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise LogFormatError(f"cannot read: {e}", file=str(path)) from None
+        return cls.loads(text, str(path))
+
+
+def _check_chance(chance: Any, players: int, fail: Any) -> None:
+    if not isinstance(chance, dict):
+        raise fail("'chance' must be an object: {'seed': <int>} or explicit chance records", "chance")
+    if "seed" in chance:
+        if set(chance) != {"seed"} or not isinstance(chance["seed"], int) or isinstance(chance["seed"], bool):
+            raise fail("a seeded 'chance' is exactly {'seed': <non-negative integer>}", "chance")
+        if chance["seed"] < 0:
+            raise fail("the seed must be a non-negative integer", "chance.seed")
+        return
+    missing = EXPLICIT_CHANCE_KEYS - {"rail_era"} - set(chance)
+    if missing:
+        raise fail(f"explicit chance records need {', '.join(sorted(missing))}", "chance")
+    unknown = set(chance) - EXPLICIT_CHANCE_KEYS
+    if unknown:
+        raise fail(f"unknown chance field(s): {', '.join(sorted(unknown))}", "chance")
+
+    def card_lists(v: Any, where: str, n: int | None) -> None:
+        if not isinstance(v, list) or (n is not None and len(v) != n):
+            raise fail(f"must be a list of {n if n is not None else ''} card lists", where)
+        for i, h in enumerate(v):
+            if not isinstance(h, list) or not all(isinstance(c, str) for c in h):
+                raise fail("must be a list of card codes", f"{where}[{i}]")
+
+    card_lists(chance["hands"], "chance.hands", players)
+    card_lists(chance["discards"], "chance.discards", players)
+    card_lists([chance["deck"]], "chance.deck", 1)
+    if not isinstance(chance["merchant_tiles"], dict):
+        raise fail("must map merchant locations to lists of tile faces", "chance.merchant_tiles")
+    if not isinstance(chance["turn_order"], list) or not all(isinstance(s, int) for s in chance["turn_order"]):
+        raise fail("must be a list of seats", "chance.turn_order")
+    rail = chance.get("rail_era")
+    if rail is not None:
+        if not isinstance(rail, dict) or set(rail) != {"hands", "deck"}:
+            raise fail("must be {'hands': [...], 'deck': [...]}", "chance.rail_era")
+        card_lists(rail["hands"], "chance.rail_era.hands", players)
+        card_lists([rail["deck"]], "chance.rail_era.deck", 1)

@@ -1,0 +1,185 @@
+"""Replay a game log through the engine: step through it, and read the state after any action.
+
+>>> from brass_stats.log.format import GameLog
+>>> from brass_stats.engine import Loan
+>>> log = GameLog.new(["Ann", "Bob"], seed=1)
+>>> r = Replay(log)
+>>> seat = r.state.current_player
+>>> r.push(Loan(seat, r.state.players[seat].hand[0])).money_after(seat)
+47
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.actions import Action
+from ..engine.policy import STRICT, ChoicePolicy
+from ..engine.scoring import Standing, standings
+from ..engine.setup import new_game
+from ..engine.state import Effect, GameState
+from ..engine.turn import apply_action
+from ..errors import IllegalAction
+from ..log.format import GameLog
+
+
+@dataclass
+class Step:
+    """One applied action: where it sat, what it did, and the state after it."""
+
+    index: int
+    era: str
+    round: int
+    era_round: int
+    turn_position: int  # 0-based position in that round's turn order
+    action: Action  # as resolved (every choice stated)
+    effects: list[Effect]
+    state: GameState | None  # after the action (None when states are not kept)
+
+    def money_after(self, seat: int) -> int:
+        assert self.state is not None
+        return self.state.players[seat].money
+
+
+@dataclass
+class Replay:
+    """Replays a log action by action. Illegal actions stop the replay and are kept in ``error``."""
+
+    log: GameLog
+    policy: ChoicePolicy = STRICT
+    keep_states: bool = True
+    initial: GameState = field(init=False)
+    state: GameState = field(init=False)
+    steps: list[Step] = field(default_factory=list, init=False)
+    error: IllegalAction | None = field(default=None, init=False)
+    checkpoints: dict[str, GameState] = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        self.initial = new_game(list(self.log.players), self.log.chance_source(), self.log.rules())
+        self.state = self.initial
+
+    # -- stepping ------------------------------------------------------------
+    def push(self, action: Action) -> Step:
+        """Apply one more action (raises IllegalAction, leaving the replay where it was)."""
+        before = self.state
+        effects: list[Effect] = []
+        before.effects = effects
+        try:
+            after, resolved = apply_action(before, action, self.policy)
+        except IllegalAction as e:
+            e.index = len(self.steps)
+            e.era, e.round = before.era, before.round
+            e.action = action.to_json()
+            e.file = self.log.file
+            e.details.setdefault("player", action.player)
+            raise
+        finally:
+            before.effects = None
+        after.effects = None
+        step = Step(
+            len(self.steps),
+            before.era,
+            before.round,
+            before.era_round,
+            before.turn_pos,
+            resolved,
+            effects,
+            after if self.keep_states else None,
+        )
+        self.steps.append(step)
+        if before.era == "canal" and after.era == "rail":
+            self.checkpoints["rail_era_start"] = after
+        self.state = after
+        return step
+
+    def run(self) -> Replay:
+        """Apply every action of the log; stops at the first illegal one (see ``error``)."""
+        for action in self.log.actions[len(self.steps) :]:
+            try:
+                self.push(action)
+            except IllegalAction as e:
+                self.error = e
+                break
+        return self
+
+    def __iter__(self) -> Iterator[Step]:
+        return iter(self.steps)
+
+    # -- reading ---------------------------------------------------------------
+    def state_at(self, index: int) -> GameState:
+        """State after action ``index`` (``-1``: the state before the first action)."""
+        if index < 0:
+            return self.initial
+        if not self.keep_states:
+            raise ValueError("this replay does not keep states (keep_states=False)")
+        return self.steps[index].state  # type: ignore[return-value]
+
+    @property
+    def finished(self) -> bool:
+        return self.state.game_over
+
+    def standings(self) -> list[Standing]:
+        return standings(self.state)
+
+    def resolved_log(self) -> GameLog:
+        """The log with every choice written out, as replayed."""
+        out = GameLog(
+            self.log.players,
+            self.log.chance,
+            [s.action for s in self.steps],
+            self.log.edition,
+            dict(self.log.options),
+            self.log.result,
+            self.log.source,
+        )
+        return out
+
+    def check_result(self) -> list[str]:
+        """Differences between the declared result (if any) and the replay; empty when they agree."""
+        declared = self.log.result
+        if not declared:
+            return []
+        problems: list[str] = []
+        final = declared.get("final")
+        if final is not None:
+            if not self.finished:
+                return ["the log declares a final result but the game is not finished"]
+            got = {s.seat: s for s in self.standings()}
+            for row in final:
+                s = got.get(row.get("seat"))
+                if s is None:
+                    problems.append(f"declared result names unknown seat {row.get('seat')!r}")
+                    continue
+                for key in ("vp", "income_level", "money", "rank"):
+                    if key in row and row[key] != getattr(s, key):
+                        problems.append(f"seat {s.seat} {key}: declared {row[key]}, replayed {getattr(s, key)}")
+        canal = declared.get("rail_era_start")
+        if canal is not None:
+            st = self.checkpoints.get("rail_era_start")
+            if st is None:
+                problems.append(
+                    "the log declares a rail-era-start checkpoint but the replay never reached the Rail Era"
+                )
+            else:
+                for key, values in canal.items():
+                    for seat, want in enumerate(values):
+                        have = _player_value(st, seat, key)
+                        if have != want:
+                            problems.append(f"rail era start, seat {seat} {key}: declared {want}, replayed {have}")
+        return problems
+
+
+def _player_value(state: GameState, seat: int, key: str) -> Any:
+    p = state.players[seat]
+    if key == "income_level":
+        return state.income_level(seat)
+    if key == "income_space":
+        return p.income_space
+    return getattr(p, key)
+
+
+def replay(log: GameLog, policy: ChoicePolicy = STRICT, keep_states: bool = True) -> Replay:
+    """Replay a whole log (see :class:`Replay`)."""
+    return Replay(log, policy, keep_states).run()

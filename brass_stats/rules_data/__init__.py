@@ -1,0 +1,407 @@
+"""Rules data: the printed components of each edition, loaded once from JSON.
+
+The JSON files in this package are the source of truth (copied from the
+project's verified game data); this module only gives them typed, read-only
+shapes and derived lookups. Nothing here decides a rule.
+
+>>> rules = load_rules("birmingham")
+>>> rules.locations["dudley"].slots[0].industries
+('coal_mine',)
+>>> rules.income_level(10), rules.income_level(99)
+(0, 30)
+>>> len(rules.deck(4))
+64
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from functools import cache
+from importlib import resources
+from typing import Any
+
+INDUSTRIES: tuple[str, ...] = (
+    "cotton_mill",
+    "coal_mine",
+    "iron_works",
+    "manufacturer",
+    "pottery",
+    "brewery",
+)
+SELLABLE: frozenset[str] = frozenset({"cotton_mill", "manufacturer", "pottery"})
+ERAS: tuple[str, ...] = ("canal", "rail")
+EDITIONS: tuple[str, ...] = ("birmingham",)
+
+
+@dataclass(frozen=True, slots=True)
+class IndustryLevel:
+    """One level of an industry as printed on the player mat and tile."""
+
+    industry: str
+    level: int
+    tiles: int
+    cost_money: int
+    cost_coal: int
+    cost_iron: int
+    beer_to_sell: int
+    vp: int
+    income_spaces: int
+    link_vp: int
+    coal_produced: int
+    iron_produced: int
+    beer_canal: int
+    beer_rail: int
+    canal_ok: bool
+    rail_ok: bool
+    can_develop: bool
+
+    @property
+    def lightbulb(self) -> bool:
+        return not self.can_develop
+
+    def buildable_in(self, era: str) -> bool:
+        return self.canal_ok if era == "canal" else self.rail_ok
+
+    def resources_on_build(self, era: str) -> int:
+        if self.industry == "coal_mine":
+            return self.coal_produced
+        if self.industry == "iron_works":
+            return self.iron_produced
+        if self.industry == "brewery":
+            return self.beer_canal if era == "canal" else self.beer_rail
+        return 0
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    location: str
+    index: int
+    industries: tuple[str, ...]
+
+    @property
+    def single_icon(self) -> bool:
+        return len(self.industries) == 1
+
+    @property
+    def ref(self) -> str:
+        return f"{self.location}:{self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    id: str
+    name: str
+    kind: str  # "town", "farm_brewery" or "merchant"
+    slots: tuple[Slot, ...]
+    printed_link_vp: int
+    banner: str | None
+
+    @property
+    def is_merchant(self) -> bool:
+        return self.kind == "merchant"
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    id: str
+    endpoints: tuple[str, str]
+    connects: tuple[str, ...]  # endpoints, plus a farm brewery joined to the line
+    canal: bool
+    rail: bool
+
+    def allowed_in(self, era: str) -> bool:
+        return self.canal if era == "canal" else self.rail
+
+
+@dataclass(frozen=True, slots=True)
+class Merchant:
+    id: str
+    spaces: int
+    player_counts: tuple[int, ...]
+    bonus_type: str  # "money", "vp", "income" or "develop"
+    bonus_amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class MerchantTile:
+    id: str
+    accepts: frozenset[str]
+    min_players: int
+
+
+@dataclass(frozen=True, slots=True)
+class Market:
+    resource: str
+    prices: tuple[int, ...]  # cheapest space first
+    initial_cubes: int
+    price_when_empty: int
+
+    @property
+    def capacity(self) -> int:
+        return len(self.prices)
+
+    def _check_cubes(self, cubes: int) -> None:
+        if not 0 <= cubes <= self.capacity:
+            raise ValueError(f"{self.resource} market holds 0..{self.capacity} cubes, not {cubes}")
+
+    def buy_price(self, cubes: int) -> int:
+        """Price of the cheapest filled space when the market holds ``cubes``."""
+        self._check_cubes(cubes)
+        if cubes == 0:
+            return self.price_when_empty
+        return self.prices[self.capacity - cubes]
+
+    def sell_price(self, cubes: int) -> int | None:
+        """Price paid for the most expensive empty space, or None when full."""
+        self._check_cubes(cubes)
+        if cubes == self.capacity:
+            return None
+        return self.prices[self.capacity - cubes - 1]
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card code: ``loc:<location>``, ``ind:<industry>[+<industry>]``, ``wild:location`` or ``wild:industry``."""
+
+    code: str
+
+    @property
+    def kind(self) -> str:
+        return self.code.split(":", 1)[0]
+
+
+WILD_LOCATION = "wild:location"
+WILD_INDUSTRY = "wild:industry"
+WILD_CARDS = frozenset({WILD_LOCATION, WILD_INDUSTRY})
+
+
+def card_industries(code: str) -> tuple[str, ...]:
+    """Industries an industry card allows (empty for other cards)."""
+    if code.startswith("ind:"):
+        return tuple(code[4:].split("+"))
+    return ()
+
+
+def card_location(code: str) -> str | None:
+    return code[4:] if code.startswith("loc:") else None
+
+
+@dataclass(frozen=True, eq=False)
+class RulesData:
+    """Every printed value the engine needs, for one edition and one set of overrides."""
+
+    edition: str
+    constants: Mapping[str, Any]
+    locations: Mapping[str, Location]
+    links: Mapping[str, Link]
+    industries: Mapping[str, tuple[IndustryLevel, ...]]
+    merchants: Mapping[str, Merchant]
+    merchant_tiles: Mapping[str, MerchantTile]
+    merchant_tiles_by_players: Mapping[int, tuple[str, ...]]
+    markets: Mapping[str, Market]
+    income_levels: tuple[int, ...]  # income level of each progress-track space
+    deck_counts: Mapping[int, Mapping[str, int]]
+    wild_cards: Mapping[str, int]
+    rounds_per_era: Mapping[int, int]
+    overrides: tuple[tuple[str, Any], ...] = field(default=())
+    slots: Mapping[str, Slot] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        index = {s.ref: s for loc in self.locations.values() for s in loc.slots}
+        object.__setattr__(self, "slots", index)
+
+    # -- derived lookups -------------------------------------------------
+    def level(self, industry: str, level: int) -> IndustryLevel:
+        if level < 1:  # a negative index would silently pick a high level
+            raise IndexError(f"{industry} has no level {level}")
+        return self.industries[industry][level - 1]
+
+    def income_level(self, space: int) -> int:
+        if space < 0:  # a negative index would silently read the top of the track
+            raise IndexError(f"progress-track space {space} does not exist")
+        return self.income_levels[space]
+
+    @property
+    def max_income_space(self) -> int:
+        return len(self.income_levels) - 1
+
+    def top_space_of_level(self, level: int) -> int:
+        """Highest progress-track space showing ``level`` (where a loan puts the marker)."""
+        return max(i for i, lv in enumerate(self.income_levels) if lv == level)
+
+    def deck(self, players: int) -> list[str]:
+        """The draw deck (unshuffled, sorted) for a player count."""
+        out: list[str] = []
+        for code, n in sorted(self.deck_counts[players].items()):
+            out.extend([code] * n)
+        return out
+
+    @property
+    def merchant_locations(self) -> tuple[str, ...]:
+        return tuple(self.merchants)
+
+    @property
+    def all_card_codes(self) -> frozenset[str]:
+        codes = {c for counts in self.deck_counts.values() for c in counts}
+        return frozenset(codes | WILD_CARDS)
+
+
+def _raw(edition: str) -> dict[str, Any]:
+    text = resources.files(__package__).joinpath(f"{edition}.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def _build_birmingham(raw: dict[str, Any]) -> RulesData:
+    c = raw["constants"]
+    locations: dict[str, Location] = {}
+    for loc in raw["locations"]:
+        slots = tuple(Slot(loc["id"], s["index"], tuple(s["allowed_industries"])) for s in loc["slots"])
+        locations[loc["id"]] = Location(
+            loc["id"], loc["name"], loc["kind"], slots, loc["printed_link_vp"], loc.get("banner_colour")
+        )
+    links = {
+        ln["id"]: Link(ln["id"], tuple(ln["endpoints"]), tuple(ln["connects"]), ln["canal"], ln["rail"])  # type: ignore[arg-type]
+        for ln in raw["links"]
+    }
+    industries: dict[str, tuple[IndustryLevel, ...]] = {}
+    for ind in INDUSTRIES:
+        levels = []
+        for lv in raw["industry_tiles"][ind]["levels"]:
+            prod = lv["produces"]
+            levels.append(
+                IndustryLevel(
+                    industry=ind,
+                    level=lv["level"],
+                    tiles=lv["tiles_per_player"],
+                    cost_money=lv["cost"]["money"],
+                    cost_coal=lv["cost"]["coal"],
+                    cost_iron=lv["cost"]["iron"],
+                    beer_to_sell=lv["beer_to_sell"] or 0,
+                    vp=lv["vp_when_flipped"],
+                    income_spaces=lv["income_spaces_when_flipped"],
+                    link_vp=lv["link_vp"],
+                    coal_produced=prod.get("coal", 0),
+                    iron_produced=prod.get("iron", 0),
+                    beer_canal=prod.get("beer_canal_era", 0),
+                    beer_rail=prod.get("beer_rail_era", 0),
+                    canal_ok=lv["can_build_canal_era"],
+                    rail_ok=lv["can_build_rail_era"],
+                    can_develop=lv["can_develop"],
+                )
+            )
+        industries[ind] = tuple(levels)
+    merchants = {
+        m["id"]: Merchant(
+            m["id"],
+            m["merchant_tile_spaces"],
+            tuple(m["spaces_used_for_player_counts"]),
+            m["beer_bonus"]["type"],
+            m["beer_bonus"]["amount"],
+        )
+        for m in raw["merchants"]
+    }
+    merchant_tiles = {
+        t["id"]: MerchantTile(t["id"], frozenset(t["accepts"]), t["min_players"]) for t in raw["merchant_tiles"]
+    }
+    by_players = {int(k): tuple(v) for k, v in raw["merchant_tiles_by_player_count"].items()}
+    markets = {
+        name: Market(name, tuple(m["space_prices_cheapest_first"]), m["initial_cubes"], m["price_when_empty"])
+        for name, m in raw["markets"].items()
+        if name in ("coal", "iron")
+    }
+    income: list[int] = []
+    for lv in raw["progress_track"]["levels"]:
+        income.extend([lv["income_level"]] * (lv["last_space"] - lv["first_space"] + 1))
+    deck_counts: dict[int, dict[str, int]] = {}
+    for p in c["players"]:
+        counts: dict[str, int] = {}
+        for lc in raw["cards"]["location_cards"]:
+            n = lc["count"][str(p)]
+            if n:
+                counts[f"loc:{lc['location']}"] = n
+        for ic in raw["cards"]["industry_cards"]:
+            n = ic["count"][str(p)]
+            if n:
+                counts["ind:" + "+".join(ic["industries"])] = n
+        deck_counts[p] = counts
+    wild = raw["cards"]["wild_cards"]
+    return RulesData(
+        edition="birmingham",
+        constants=c,
+        locations=locations,
+        links=links,
+        industries=industries,
+        merchants=merchants,
+        merchant_tiles=merchant_tiles,
+        merchant_tiles_by_players=by_players,
+        markets=markets,
+        income_levels=tuple(income),
+        deck_counts=deck_counts,
+        wild_cards={WILD_LOCATION: wild["wild_location"], WILD_INDUSTRY: wild["wild_industry"]},
+        rounds_per_era={int(k): v for k, v in c["rounds_per_era"].items()},
+    )
+
+
+# Fields of an IndustryLevel that a game's options may override (e.g. the
+# disputed Manufacturer IV cost); anything else is printed and fixed.
+OVERRIDABLE_FIELDS = frozenset(
+    {"cost_money", "cost_coal", "cost_iron", "income_spaces", "vp", "link_vp", "beer_to_sell"}
+)
+
+
+class UnknownOverride(ValueError):
+    """A tile override names an industry, level or field that does not exist."""
+
+
+def _apply_overrides(rules: RulesData, overrides: tuple[tuple[str, Any], ...]) -> RulesData:
+    industries = {k: list(v) for k, v in rules.industries.items()}
+    for key, value in overrides:
+        try:
+            ind, lvl_s, fld = key.split(".")
+            lvl = int(lvl_s)
+            if lvl < 1:  # level 0 would otherwise override the top level
+                raise IndexError(lvl)
+            current = industries[ind][lvl - 1]
+        except (ValueError, KeyError, IndexError):
+            raise UnknownOverride(f"unknown tile override {key!r} (expected industry.level.field)") from None
+        if fld not in OVERRIDABLE_FIELDS or not isinstance(value, int) or isinstance(value, bool):
+            raise UnknownOverride(
+                f"tile override {key!r}: field must be one of {sorted(OVERRIDABLE_FIELDS)} with an integer value"
+            )
+        industries[ind][lvl - 1] = replace(current, **{fld: value})
+    return replace(rules, industries={k: tuple(v) for k, v in industries.items()}, overrides=overrides)
+
+
+@cache
+def _load(edition: str, overrides: tuple[tuple[str, Any], ...]) -> RulesData:
+    if edition != "birmingham":
+        raise ValueError(f"unknown edition {edition!r}; known: {', '.join(EDITIONS)}")
+    base = _build_birmingham(_raw(edition))
+    return _apply_overrides(base, overrides) if overrides else base
+
+
+def load_rules(edition: str = "birmingham", tile_overrides: Mapping[str, int] | None = None) -> RulesData:
+    """Rules data for an edition, computed once per distinct set of overrides.
+
+    ``tile_overrides`` maps ``"industry.level.field"`` to a value, e.g.
+    ``{"manufacturer.4.cost_money": 14}`` for the printing that shows £14.
+    """
+    overrides = tile_overrides or {}
+    if not isinstance(overrides, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in overrides.items()
+    ):
+        # Checked before hashing: the cache key needs hashable values, and a log's options are user input.
+        raise UnknownOverride(f"tile overrides must map 'industry.level.field' to an integer, not {overrides!r}")
+    key = tuple(sorted(overrides.items()))
+    return _load(edition, key)
+
+
+def raw_data(edition: str) -> dict[str, Any]:
+    """The edition's JSON exactly as shipped (for data tests and documentation)."""
+    return _raw(edition)
+
+
+BIRMINGHAM: RulesData = load_rules("birmingham")
