@@ -263,7 +263,9 @@ def _build_birmingham(raw: dict[str, Any]) -> RulesData:
             loc["id"], loc["name"], loc["kind"], slots, loc["printed_link_vp"], loc.get("banner_colour")
         )
     links = {
-        ln["id"]: Link(ln["id"], tuple(ln["endpoints"]), tuple(ln["connects"]), ln["canal"], ln["rail"])  # type: ignore[arg-type]
+        ln["id"]: Link(
+            ln["id"], (ln["endpoints"][0], ln["endpoints"][1]), tuple(ln["connects"]), ln["canal"], ln["rail"]
+        )
         for ln in raw["links"]
     }
     industries: dict[str, tuple[IndustryLevel, ...]] = {}
@@ -371,7 +373,8 @@ def _apply_overrides(rules: RulesData, overrides: tuple[tuple[str, Any], ...]) -
             raise UnknownOverride(
                 f"tile override {key!r}: field must be one of {sorted(OVERRIDABLE_FIELDS)} with an integer value"
             )
-        industries[ind][lvl - 1] = replace(current, **{fld: value})
+        changes: dict[str, Any] = {fld: value}
+        industries[ind][lvl - 1] = replace(current, **changes)
     return replace(rules, industries={k: tuple(v) for k, v in industries.items()}, overrides=overrides)
 
 

@@ -1,0 +1,287 @@
+"""Legal actions of the player to move.
+
+Legality is always decided by the engine itself (:func:`apply_action`), never
+by searching this list. Enumeration works in two stages:
+
+* :func:`candidates` proposes action skeletons per action type with cheap,
+  exact-as-possible filters (cards, network, era, slots, money);
+* :func:`legal_actions` keeps the candidates the engine accepts, with every
+  resource choice filled in canonically (closest/first source).
+
+Resource sources (which tied coal mine, which iron works, which brewery) are
+not enumerated as separate actions: two actions that differ only there share a
+skeleton (:meth:`Action.skeleton`). Whether a merchant's barrel is drunk is
+enumerated, since it changes the bonus.
+
+>>> from brass_stats.engine import new_game, SeededChance
+>>> g = new_game(["A", "B"], SeededChance(3))
+>>> acts = legal_actions(g)
+>>> sorted({a.TYPE for a in acts})
+['build', 'develop', 'loan', 'network', 'pass', 'scout']
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, TypeVar
+
+from ..errors import IllegalAction
+from ..rules_data import SELLABLE, WILD_CARDS, WILD_INDUSTRY, WILD_LOCATION, card_industries, card_location
+from .actions import Action, Build, Develop, Loan, Network, Pass, Sale, Scout, Sell, Shortfall
+from .board import connected, network
+from .build import slot_options
+from .develop import developable
+from .policy import BEER_SOURCE, FIRST_OPTION, ChoicePolicy
+from .resources import MERCHANT
+from .state import GameState
+from .turn import apply_action
+
+T = TypeVar("T")
+
+
+class _BeerPreference(ChoicePolicy):
+    """First option everywhere, but drinks the merchant's barrel only when asked to."""
+
+    def __init__(self, merchant: bool) -> None:
+        self.merchant = merchant
+
+    def choose(self, what: str, options: Sequence[T], context: Mapping[str, Any]) -> T:
+        opts = list(options)
+        if what == BEER_SOURCE:
+            if self.merchant and MERCHANT in opts:
+                return opts[opts.index(MERCHANT)]  # type: ignore[arg-type]
+            rest = [o for o in opts if o != MERCHANT]
+            if rest:
+                return rest[0]
+        return FIRST_OPTION.choose(what, opts, context)
+
+
+WITH_MERCHANT_BEER = _BeerPreference(True)
+WITHOUT_MERCHANT_BEER = _BeerPreference(False)
+
+
+def try_action(state: GameState, action: Action, policy: ChoicePolicy = FIRST_OPTION) -> Action | None:
+    """The action with its choices filled in, or None if the engine rejects it."""
+    try:
+        return apply_action(state, action, policy)[1]
+    except IllegalAction:
+        return None
+
+
+def candidates(state: GameState) -> dict[str, list[Action]]:
+    """Action skeletons by type that pass the cheap checks (the engine decides the rest)."""
+    seat = state.current_player
+    if seat is None:
+        return {}
+    if state.phase == "shortfall":
+        own = sorted(ref for ref, t in state.tiles.items() if t.owner == seat)
+        return {"shortfall": [Shortfall(seat, (ref,)) for ref in own] + [Shortfall(seat)]}
+    p = state.players[seat]
+    cards = sorted(set(p.hand))
+    out: dict[str, list[Action]] = {
+        "pass": [Pass(seat, c) for c in cards],
+        "build": list(_build_candidates(state, seat, cards)),
+        "network": list(_network_candidates(state, seat, cards)),
+        "develop": list(_develop_candidates(state, seat, cards)),
+        "sell": [],  # needs the engine at every step: see _sell_actions
+        "loan": [],
+        "scout": [],
+    }
+    loan = state.rules.constants["loan"]
+    if state.income_level(seat) - loan["income_levels_lost"] >= loan["min_income_level"]:
+        out["loan"] = [Loan(seat, c) for c in cards]
+    if len(p.hand) >= 3 and not any(c in WILD_CARDS for c in p.hand):
+        combos = sorted(set(itertools.combinations(sorted(p.hand), 3)))
+        out["scout"] = [Scout(seat, combo) for combo in combos]
+    return out
+
+
+def legal_actions(state: GameState, types: Sequence[str] | None = None) -> list[Action]:
+    """Every legal action of the player to move (resource choices filled canonically)."""
+    cands = candidates(state)
+    out: list[Action] = []
+    for kind, acts in cands.items():
+        if types is not None and kind not in types:
+            continue
+        if kind == "sell":
+            out.extend(_sell_actions(state))
+            continue
+        for a in acts:
+            done = try_action(state, a)
+            if done is not None:
+                out.append(done)
+    return _dedupe(out)
+
+
+def legal_actions_by_type(state: GameState) -> dict[str, list[Action]]:
+    by: dict[str, list[Action]] = {}
+    for a in legal_actions(state):
+        by.setdefault(a.TYPE, []).append(a)
+    return by
+
+
+def _dedupe(actions: list[Action]) -> list[Action]:
+    seen: set[Action] = set()
+    out = []
+    for a in actions:
+        if a not in seen:
+            seen.add(a)
+            out.append(a)
+    return out
+
+
+# -- build ---------------------------------------------------------------------
+
+
+def _build_candidates(state: GameState, seat: int, cards: list[str]) -> Iterator[Build]:
+    rules, p = state.rules, state.players[seat]
+    net = network(state, seat)
+    anywhere = not state.has_pieces_on_board(seat)
+    levels = {}
+    for ind in rules.industries:
+        lvl = p.lowest_level(ind)
+        if lvl is None:
+            continue
+        info = rules.level(ind, lvl)
+        if info.buildable_in(state.era) and info.cost_money <= p.money:
+            levels[ind] = lvl
+    for card in cards:
+        named = card_location(card)
+        if named is not None:
+            pairs = [(named, ind) for ind in levels]
+        elif card == WILD_LOCATION:
+            pairs = [(loc, ind) for loc, L in rules.locations.items() if L.kind == "town" for ind in levels]
+        else:
+            inds = list(levels) if card == WILD_INDUSTRY else [i for i in card_industries(card) if i in levels]
+            locs = [loc for loc, L in rules.locations.items() if L.slots and (anywhere or loc in net)]
+            pairs = [(loc, ind) for loc in locs for ind in inds]
+        for loc, ind in pairs:
+            L = rules.locations[loc]
+            if L.kind == "farm_brewery" and not (card == WILD_INDUSTRY or "brewery" in card_industries(card)):
+                continue
+            if not any(ind in s.industries for s in L.slots):
+                continue
+            empty, over = slot_options(state, seat, ind, levels[ind], L)
+            for slot in empty + over:
+                yield Build(seat, card, ind, loc, slot)
+
+
+# -- network ---------------------------------------------------------------------
+
+
+def _placeable_links(state: GameState, seat: int) -> list[str]:
+    net = network(state, seat)
+    anywhere = not state.has_pieces_on_board(seat)
+    return [
+        lid
+        for lid, link in state.rules.links.items()
+        if lid not in state.links and link.allowed_in(state.era) and (anywhere or any(x in net for x in link.connects))
+    ]
+
+
+def _network_candidates(state: GameState, seat: int, cards: list[str]) -> Iterator[Network]:
+    p = state.players[seat]
+    cost_one = 3 if state.era == "canal" else 5
+    if p.money < cost_one:
+        return
+    singles = _placeable_links(state, seat)
+    for card in cards:
+        for lid in singles:
+            yield Network(seat, card, (lid,))
+    if state.era != "rail" or p.money < 15:
+        return
+    pairs = []
+    for first in singles:
+        after = state.copy()
+        after.links[first] = seat
+        after.touch_board()
+        for second in _placeable_links(after, seat):
+            if second != first and (second, first) not in pairs:
+                pairs.append((first, second))
+    for card in cards:
+        for pair in pairs:
+            yield Network(seat, card, pair)
+
+
+# -- develop -----------------------------------------------------------------------
+
+
+def _develop_candidates(state: GameState, seat: int, cards: list[str]) -> Iterator[Develop]:
+    first = developable(state, seat)
+    combos: list[tuple[str, ...]] = [(i,) for i in first]
+    for a in first:
+        after = state.players[seat].copy()
+        after.take_from_mat(a)
+        for b in state.rules.industries:
+            lvl = after.lowest_level(b)
+            if lvl is not None and state.rules.level(b, lvl).can_develop and (b, a) not in combos:
+                combos.append((a, b))
+    for card in cards:
+        for combo in combos:
+            yield Develop(seat, card, combo)
+
+
+# -- sell ------------------------------------------------------------------------------
+
+
+def _sale_options(state: GameState, seat: int) -> list[tuple[Sale, bool]]:
+    """(sale skeleton, drink the merchant's barrel?) for every tile/merchant pair that may connect."""
+    out = []
+    for ref, t in sorted(state.tiles.items()):
+        if t.owner != seat or t.flipped or t.industry not in SELLABLE:
+            continue
+        loc = ref.split(":", 1)[0]
+        for m in state.rules.merchants:
+            if not any(ms.location == m and t.industry in ms.accepts for ms in state.merchant_spaces):
+                continue
+            if not connected(state, loc, m):
+                continue
+            out.append((Sale(ref, m), False))
+            if state.level_info(t).beer_to_sell and any(
+                ms.location == m and t.industry in ms.accepts and ms.beer for ms in state.merchant_spaces
+            ):
+                out.append((Sale(ref, m), True))
+    return out
+
+
+def _sell_actions(state: GameState) -> list[Action]:
+    """Every sequence of sales (tiles in board order), each with or without merchant beer."""
+    seat = state.current_player
+    assert seat is not None
+    options = _sale_options(state, seat)
+    if not options:
+        return []
+    out: list[Action] = []
+    cards = sorted(set(state.players[seat].hand))
+
+    def extend(prefix: tuple[Sale, ...], start: int) -> None:
+        used = {s.tile for s in prefix}
+        for i in range(start, len(options)):
+            sale, with_beer = options[i]
+            if sale.tile in used:
+                continue
+            trial = Sell(seat, cards[0], (*prefix, sale))
+            policy = WITH_MERCHANT_BEER if with_beer else WITHOUT_MERCHANT_BEER
+            done = try_action(state, _resolve_prefix(trial, prefix), policy)
+            if done is None:
+                continue
+            assert isinstance(done, Sell)
+            last = done.sales[-1]
+            if with_beer != (last.beer is not None and MERCHANT in last.beer):
+                continue  # the variant asked for is not what happened: another entry covers it
+            out.append(done)
+            extend(done.sales, i + 1)
+
+    extend((), 0)
+    # the same sales with any other card in hand
+    result: list[Action] = []
+    for a in _dedupe(out):
+        assert isinstance(a, Sell)
+        result.extend(Sell(seat, c, a.sales) for c in cards)
+    return result
+
+
+def _resolve_prefix(trial: Sell, prefix: tuple[Sale, ...]) -> Sell:
+    """Sales already resolved keep their stated choices; only the new one is open."""
+    return Sell(trial.player, trial.card, (*prefix, trial.sales[-1]))

@@ -1,0 +1,199 @@
+"""Validate game logs: replay each one and report the first broken rule, or agreement with the declared result.
+
+One file never stops a run: every problem becomes a :class:`Validation` record.
+
+>>> from pathlib import Path
+>>> v = validate_file(Path(__file__).parents[1] / "tests" / "data" / "does-not-exist.json")
+>>> v.ok, v.kind
+(False, 'format')
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .engine.rulebook import RULES
+from .errors import IllegalAction, LogFormatError
+from .log.format import GameLog
+from .replay import Replay
+
+# exit statuses
+OK, FAILED, MALFORMED = 0, 1, 2
+
+
+@dataclass
+class Validation:
+    file: str
+    ok: bool
+    kind: str  # "ok", "illegal", "result", "format"
+    error: dict[str, Any] | None = None
+    final: list[dict[str, Any]] | None = None
+    actions: int = 0
+    seconds: float = 0.0
+    detail: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def exit_status(self) -> int:
+        return OK if self.ok else MALFORMED if self.kind == "format" else FAILED
+
+
+def validate_log(log: GameLog) -> Validation:
+    """Replay a parsed log; see :func:`validate_file`."""
+    start = time.perf_counter()
+    file = log.file or "<log>"
+    try:
+        r = Replay(log, keep_states=False).run()
+    except LogFormatError as e:
+        return Validation(file, False, "format", {"index": None, "rule": "log.format", "message": str(e)})
+    seconds = time.perf_counter() - start
+    final = [
+        {"name": s.name, "vp": s.vp, "income_level": s.income_level, "money": s.money, "rank": s.rank}
+        for s in r.standings()
+    ]
+    if r.error is not None:
+        return Validation(file, False, "illegal", illegal_to_json(r.error), final if r.finished else None, len(r.steps), seconds)
+    if not r.finished:
+        st = r.state
+        msg = (
+            f"the log ends after {len(r.steps)} actions, in the {st.era.title()} Era round {st.era_round}, "
+            f"with player {st.current_player} to move: the game is not finished"
+        )
+        err = {"index": len(r.steps), "rule": "log.truncated", "message": msg, "rule_text": RULES["log.truncated"].text}
+        return Validation(file, False, "format", err, None, len(r.steps), seconds)
+    problems = r.check_result()
+    if problems:
+        err = {"index": None, "rule": "log.result", "message": "; ".join(problems), "rule_text": RULES["log.result"].text}
+        return Validation(file, False, "result", err, final, len(r.steps), seconds, problems)
+    return Validation(file, True, "ok", None, final, len(r.steps), seconds)
+
+
+def illegal_to_json(e: IllegalAction) -> dict[str, Any]:
+    details = {k: v for k, v in e.details.items() if k != "player"}
+    return {
+        "index": e.index,
+        "rule": e.rule,
+        "rule_text": e.rule_text,
+        "message": e.message,
+        "era": e.era,
+        "round": e.round,
+        "player": e.details.get("player"),
+        "action": e.action,
+        "details": details,
+    }
+
+
+def validate_file(path: str | Path) -> Validation:
+    """Validate one file; never raises for bad input."""
+    start = time.perf_counter()
+    try:
+        log = GameLog.load(path)
+    except LogFormatError as e:
+        v = Validation(str(path), False, "format", {"index": None, "rule": "log.format", "message": str(e)})
+        v.seconds = time.perf_counter() - start
+        return v
+    v = validate_log(log)
+    v.file = str(path)
+    return v
+
+
+def expand_paths(items: Iterable[str]) -> list[Path]:
+    """Files, directories (every ``*.json`` below them) and glob patterns, in a stable order."""
+    out: list[Path] = []
+    seen: set[Path] = set()
+    for item in items:
+        if any(ch in item for ch in "*?["):
+            paths = [Path(p) for p in sorted(glob.glob(item, recursive=True))]
+        elif Path(item).is_dir():
+            paths = sorted(p for p in Path(item).rglob("*.json") if p.is_file())
+        else:
+            paths = [Path(item)]
+        for p in paths:
+            if p not in seen:
+                seen.add(p)
+                out.append(p)
+    return out
+
+
+def _validate_path(path: str) -> Validation:
+    return validate_file(path)
+
+
+def validate_many(
+    paths: list[Path], workers: int | None = None, on_done: Callable[[Validation], None] | None = None
+) -> list[Validation]:
+    """Validate files in parallel (``workers`` processes; 1 runs in this process). Results keep input order."""
+    workers = workers or os.cpu_count() or 1
+    results: list[Validation] = []
+    if workers == 1 or len(paths) <= 1:
+        for p in paths:
+            v = validate_file(p)
+            results.append(v)
+            if on_done:
+                on_done(v)
+        return results
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for v in pool.map(_validate_path, [str(p) for p in paths], chunksize=max(1, len(paths) // (workers * 8))):
+            results.append(v)
+            if on_done:
+                on_done(v)
+    return results
+
+
+def summary(results: list[Validation], wall_seconds: float) -> dict[str, Any]:
+    """The collection report: totals, timing, failures grouped by broken rule, and each failure."""
+    failed = [v for v in results if not v.ok]
+    replay_total = sum(v.seconds for v in results)
+    by_rule = Counter((v.error or {}).get("rule", "unknown") for v in failed)
+    return {
+        "total": len(results),
+        "passed": len(results) - len(failed),
+        "failed": len(failed),
+        "wall_seconds": round(wall_seconds, 3),
+        "replay_seconds_total": round(replay_total, 3),
+        "replay_seconds_mean": round(replay_total / len(results), 4) if results else 0.0,
+        "actions_total": sum(v.actions for v in results),
+        "failures_by_rule": dict(by_rule.most_common()),
+        "failures": [
+            {
+                "file": v.file,
+                "kind": v.kind,
+                "index": (v.error or {}).get("index"),
+                "rule": (v.error or {}).get("rule"),
+                "message": (v.error or {}).get("message"),
+            }
+            for v in failed
+        ],
+    }
+
+
+def describe(v: Validation) -> Iterator[str]:
+    """Human-readable lines for one validation result."""
+    if v.ok:
+        scores = ", ".join(f"{f['name']} {f['vp']} VP" for f in v.final or [])
+        yield f"{v.file}: OK ({v.actions} actions; {scores})"
+        return
+    e = v.error or {}
+    if v.kind == "illegal":
+        yield f"{v.file}: ILLEGAL action {e.get('index')} ({e.get('era')} era, round {e.get('round')}, player {e.get('player')})"
+        yield f"  action: {e.get('action')}"
+        yield f"  broken rule [{e.get('rule')}]: {e.get('rule_text')}"
+        yield f"  why: {e.get('message')}"
+        for k, val in (e.get("details") or {}).items():
+            yield f"  {k}: {val}"
+    elif v.kind == "result":
+        yield f"{v.file}: RESULT DIFFERS from the declared result"
+        for line in v.detail:
+            yield f"  {line}"
+    else:
+        yield f"{v.file}: CANNOT READ GAME: {e.get('message')}"
