@@ -1,0 +1,66 @@
+"""Players that play whole games through the engine, and self-play.
+
+Write your own by implementing :class:`Agent`::
+
+    class AlwaysLoan:
+        name = "always-loan"
+
+        def choose(self, state, legal_actions, rng):
+            loans = [a for a in legal_actions if a.TYPE == "loan"]
+            return loans[0] if loans else legal_actions[0]
+
+>>> from brass_stats.bots import RandomBot, play_game
+>>> log = play_game([RandomBot(), RandomBot()], seed=5)
+>>> len(log.actions) > 70
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from ..engine.actions import Action
+from ..engine.legal import legal_actions
+from ..engine.setup import SeededChance, new_game
+from ..engine.state import GameState
+from ..engine.turn import apply_action
+from ..log.format import GameLog
+
+
+class Agent(Protocol):
+    """A player: picks one of the legal actions. ``rng`` is the only source of randomness it may use."""
+
+    name: str
+
+    def choose(self, state: GameState, legal_actions: Sequence[Action], rng: random.Random) -> Action: ...
+
+
+class RandomBot:
+    """Uniform over action types first, then over that type's legal options."""
+
+    name = "random"
+
+    def choose(self, state: GameState, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        by_type: dict[str, list[Action]] = {}
+        for a in legal_actions:
+            by_type.setdefault(a.TYPE, []).append(a)
+        kind = rng.choice(sorted(by_type))
+        return rng.choice(by_type[kind])
+
+
+def play_game(agents: Sequence[Agent], seed: int, names: Sequence[str] | None = None) -> GameLog:
+    """Play one seeded game to the end; returns its log (seeded chance, every choice stated)."""
+    names = list(names or [f"{a.name}-{i}" for i, a in enumerate(agents)])
+    log = GameLog.new(names, seed=seed)
+    state = new_game(names, SeededChance(seed), log.rules())
+    rng = random.Random(seed)
+    while not state.game_over:
+        seat = state.current_player
+        assert seat is not None
+        options = legal_actions(state)
+        action = agents[seat].choose(state, options, rng)
+        state, done = apply_action(state, action)
+        log.actions.append(done)
+    return log

@@ -1,0 +1,22 @@
+"""Shared fixtures: the golden games, converted in the test from the raw server files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from brass_stats.log.format import GameLog
+from brass_stats.log.quasrain import convert_files
+
+GOLDEN = Path(__file__).parent / "golden" / "quasrain"
+GOLDEN_GAMES = ("wq9gs6-2p", "gm7vza-4p")
+
+
+def convert_golden(name: str) -> GameLog:
+    return convert_files(GOLDEN / f"{name}.record.json", GOLDEN / f"{name}.setup.json")
+
+
+@pytest.fixture(scope="session", params=GOLDEN_GAMES)
+def golden_log(request: pytest.FixtureRequest) -> GameLog:
+    return convert_golden(request.param)
