@@ -132,6 +132,9 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
         if not 0 <= slot < len(loc.slots):
             raise IllegalAction("log.unknown_name", f"{a.location} has no slot {slot}", player=seat)
         s = loc.slots[slot]
+        target = state.tiles.get(s.ref)
+        if target is None or target.owner != seat:
+            _canal_one_per_location(state, seat, loc, None)
         if a.industry not in s.industries:
             raise IllegalAction("build.slot_icon", f"slot {s.ref} does not display the {a.industry} icon", player=seat)
         if slot not in empty and slot not in over:

@@ -51,7 +51,8 @@ def apply_network(state: GameState, a: Network, policy: ChoicePolicy) -> Network
     coal_used: list[str] = []
     market_cost = 0
     beer: str | None = None
-    for i, link_id in enumerate(a.links):
+    links = tuple(state.rules.link_aliases.get(lid, lid) for lid in a.links)
+    for i, link_id in enumerate(links):
         check_link_placeable(state, seat, link_id)
         state.links[link_id] = seat
         state.players[seat].link_tiles -= 1  # may go below 0: see docs/rules-decisions.md (link tiles)
@@ -64,7 +65,7 @@ def apply_network(state: GameState, a: Network, policy: ChoicePolicy) -> Network
             coal_used.extend(used)
             market_cost += cost
     if n == 2:
-        origins = state.rules.links[a.links[1]].connects
+        origins = state.rules.links[links[1]].connects
         (beer,) = consume_beer(
             state,
             seat,
@@ -76,4 +77,4 @@ def apply_network(state: GameState, a: Network, policy: ChoicePolicy) -> Network
             rule="network.double_beer",
         )
     spend(state, seat, link_cost(era, n) + market_cost, "network")
-    return Network(seat, a.card, a.links, tuple(coal_used) if era == "rail" else None, beer)
+    return Network(seat, a.card, links, tuple(coal_used) if era == "rail" else None, beer)

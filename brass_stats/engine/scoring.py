@@ -22,6 +22,10 @@ def link_vp(state: GameState, link_id: str) -> int:
 
 def score_era(state: GameState) -> None:
     """Score links (removing them), then flipped tiles."""
+    state.era_boards = {
+        **state.era_boards,
+        state.era: ({k: t.copy() for k, t in state.tiles.items()}, dict(state.links)),
+    }
     values = {link_id: link_vp(state, link_id) for link_id in state.links}
     cause = f"{state.era}_era_scoring"
     for link_id, owner in state.links.items():

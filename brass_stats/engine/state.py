@@ -129,6 +129,8 @@ class GameState:
     phase: str = "actions"  # "actions", "shortfall" or "over"
     shortfalls: list[tuple[int, int]] = field(default_factory=list)  # (seat, £ still owed), in turn order
     era_ends_after_shortfall: bool = False
+    # the board just before each era's scoring: era -> (tiles, links)
+    era_boards: dict[str, tuple[dict[str, Tile], dict[str, int]]] = field(default_factory=dict)
     board_version: int = 0
     cache: dict[Any, Any] = field(default_factory=dict, repr=False)
     action_count: int = 0

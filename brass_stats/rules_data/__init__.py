@@ -207,10 +207,15 @@ class RulesData:
     rounds_per_era: Mapping[int, int]
     overrides: tuple[tuple[str, Any], ...] = field(default=())
     slots: Mapping[str, Slot] = field(init=False, repr=False)
+    link_aliases: Mapping[str, str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         index = {s.ref: s for loc in self.locations.values() for s in loc.slots}
         object.__setattr__(self, "slots", index)
+        # "a--b" and "b--a" both name the same link; the data's id is canonical
+        aliases = {f"{b}--{a}": lid for lid, ln in self.links.items() for a, b in [ln.endpoints]}
+        aliases.update({lid: lid for lid in self.links})
+        object.__setattr__(self, "link_aliases", aliases)
 
     # -- derived lookups -------------------------------------------------
     def level(self, industry: str, level: int) -> IndustryLevel:
