@@ -11,6 +11,7 @@ One file never stops a run: every problem becomes a :class:`Validation` record.
 from __future__ import annotations
 
 import glob
+import json
 import os
 import time
 from collections import Counter
@@ -186,7 +187,7 @@ def describe(v: Validation) -> Iterator[str]:
     e = v.error or {}
     if v.kind == "illegal":
         yield f"{v.file}: ILLEGAL action {e.get('index')} ({e.get('era')} era, round {e.get('round')}, player {e.get('player')})"
-        yield f"  action: {e.get('action')}"
+        yield f"  action: {json.dumps(e.get('action'), ensure_ascii=False)}"
         yield f"  broken rule [{e.get('rule')}]: {e.get('rule_text')}"
         yield f"  why: {e.get('message')}"
         for k, val in (e.get("details") or {}).items():

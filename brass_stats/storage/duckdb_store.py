@@ -1,0 +1,226 @@
+"""A DuckDB file holding replayed games (the tables of :mod:`.tables`) and the games that failed to import.
+
+The parent process of an import is the only writer. Each game is written in one transaction, so a
+crash or an interrupt leaves every game either fully stored or absent. Storing a game that is
+already there does nothing.
+
+>>> import tempfile, os
+>>> from brass_stats.bots import RandomBot, play_game
+>>> from brass_stats.replay import replay
+>>> from brass_stats.storage.tables import game_tables
+>>> t = game_tables(replay(play_game([RandomBot(), RandomBot()], seed=3)), None)
+>>> with tempfile.TemporaryDirectory() as d, Store(os.path.join(d, "g.duckdb")) as s:
+...     s.write_game(t), s.write_game(t), s.count("games")
+(True, False, 1)
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from .tables import SCHEMAS
+
+PARTITION_COLUMNS = ("edition", "player_count")
+
+FAILURES_SCHEMA = pa.schema(
+    [
+        ("file", pa.string()),
+        ("game_id", pa.string()),
+        ("error_kind", pa.string()),
+        ("rule", pa.string()),
+        ("action_index", pa.int32()),
+        ("message", pa.string()),
+        ("recorded_at", pa.timestamp("us", tz="UTC")),
+    ]
+)
+
+_PRIMARY_KEYS = {"games": ("game_id",)}
+
+
+def sql_type(t: pa.DataType) -> str:
+    """The DuckDB column type for an Arrow type used in the schemas."""
+    if pa.types.is_boolean(t):
+        return "BOOLEAN"
+    if pa.types.is_int16(t):
+        return "SMALLINT"
+    if pa.types.is_int32(t):
+        return "INTEGER"
+    if pa.types.is_int64(t):
+        return "BIGINT"
+    if pa.types.is_floating(t):
+        return "DOUBLE"
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        return "VARCHAR"
+    if pa.types.is_timestamp(t):
+        return "TIMESTAMPTZ" if t.tz else "TIMESTAMP"
+    if pa.types.is_list(t):
+        return sql_type(t.value_type) + "[]"
+    raise TypeError(f"no DuckDB type for Arrow type {t}")
+
+
+def create_table_sql(name: str, schema: pa.Schema) -> str:
+    cols = [f'"{f.name}" {sql_type(f.type)}' for f in schema]
+    pk = _PRIMARY_KEYS.get(name)
+    if pk:
+        cols.append("PRIMARY KEY (" + ", ".join(pk) + ")")
+    return f'CREATE TABLE IF NOT EXISTS "{name}" (' + ", ".join(cols) + ")"
+
+
+class Store:
+    """A DuckDB database file of replayed games."""
+
+    def __init__(self, path: str | Path, read_only: bool = False) -> None:
+        self.path = Path(path)
+        self.con = duckdb.connect(str(self.path), read_only=read_only)
+        if not read_only:
+            for name, schema in SCHEMAS.items():
+                self.con.execute(create_table_sql(name, schema))
+            self.con.execute(create_table_sql("failures", FAILURES_SCHEMA))
+
+    # -- lifecycle ---------------------------------------------------------------------
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    # -- reading -----------------------------------------------------------------------
+    def has_game(self, game_id: str) -> bool:
+        return self.con.execute("SELECT 1 FROM games WHERE game_id = ?", [game_id]).fetchone() is not None
+
+    def game_ids(self) -> set[str]:
+        return {r[0] for r in self.con.execute("SELECT game_id FROM games").fetchall()}
+
+    def count(self, table: str) -> int:
+        if table not in SCHEMAS and table != "failures":
+            raise ValueError(f"unknown table {table!r}")
+        row = self.con.execute(f'SELECT count(*) FROM "{table}"').fetchone()
+        assert row is not None
+        return int(row[0])
+
+    def counts(self) -> dict[str, int]:
+        return {name: self.count(name) for name in [*SCHEMAS, "failures"]}
+
+    def query(self, sql: str, params: list[Any] | None = None) -> Any:
+        """Run SQL and return a pandas DataFrame."""
+        return self.con.execute(sql, params or []).df()
+
+    # -- writing -----------------------------------------------------------------------
+    def _insert(self, name: str, table: pa.Table) -> None:
+        view = f"_in_{name}"
+        self.con.register(view, table)
+        try:
+            self.con.execute(f'INSERT INTO "{name}" BY NAME SELECT * FROM "{view}"')
+        finally:
+            self.con.unregister(view)
+
+    def write_game(self, tables: dict[str, pa.Table]) -> bool:
+        """Store one game's tables in one transaction; False (and nothing written) when it is already stored."""
+        games = tables["games"]
+        if games.num_rows != 1:
+            raise ValueError(f"write_game takes the tables of one game (games has {games.num_rows} rows)")
+        gid = games.column("game_id")[0].as_py()
+        self.con.execute("BEGIN TRANSACTION")
+        try:
+            if self.has_game(gid):
+                self.con.execute("ROLLBACK")
+                return False
+            for name in SCHEMAS:
+                self._insert(name, tables[name])
+            self.con.execute("DELETE FROM failures WHERE game_id = ?", [gid])
+            self.con.execute("COMMIT")
+        except BaseException:
+            self.con.execute("ROLLBACK")
+            raise
+        return True
+
+    def record_failure(
+        self,
+        file: str,
+        error_kind: str,
+        rule: str | None = None,
+        action_index: int | None = None,
+        message: str | None = None,
+        game_id: str | None = None,
+    ) -> None:
+        """Record why a file could not be imported; replaces any earlier failure recorded for the same file."""
+        row = pa.Table.from_pylist(
+            [
+                {
+                    "file": file,
+                    "game_id": game_id,
+                    "error_kind": error_kind,
+                    "rule": rule,
+                    "action_index": action_index,
+                    "message": message,
+                    "recorded_at": datetime.now(UTC),
+                }
+            ],
+            schema=FAILURES_SCHEMA,
+        )
+        self.con.execute("BEGIN TRANSACTION")
+        try:
+            self.con.execute("DELETE FROM failures WHERE file = ?", [file])
+            self._insert("failures", row)
+            self.con.execute("COMMIT")
+        except BaseException:
+            self.con.execute("ROLLBACK")
+            raise
+
+    # -- export ------------------------------------------------------------------------
+    def to_parquet(self, directory: str | Path) -> dict[str, Path]:
+        """Write every table as a Hive-partitioned Parquet dataset: ``DIR/<table>/edition=../player_count=../*.parquet``.
+
+        Tables without the partition columns get them from ``games``. Each table's folder is replaced as a
+        whole (written next to it first), so readers never see a half-written table. ``failures`` is written
+        unpartitioned as ``DIR/failures.parquet``.
+        """
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        written: dict[str, Path] = {}
+        for name, schema in SCHEMAS.items():
+            if all(c in schema.names for c in PARTITION_COLUMNS):
+                select = f'SELECT * FROM "{name}"'
+            else:
+                select = (
+                    f'SELECT t.*, g.edition, g.player_count FROM "{name}" t JOIN games g USING (game_id)'
+                )
+            target = out / name
+            tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out))
+            shutil.rmtree(tmp)
+            parts = ", ".join(PARTITION_COLUMNS)
+            self.con.execute(f"COPY ({select}) TO '{_sql_str(tmp)}' (FORMAT PARQUET, PARTITION_BY ({parts}))")
+            if not tmp.exists():  # no rows: an empty dataset still has a schema file
+                tmp.mkdir()
+                self.con.execute(f"COPY ({select} LIMIT 0) TO '{_sql_str(tmp / 'empty.parquet')}' (FORMAT PARQUET)")
+            if target.exists():
+                old = target.with_name(f".{name}-old")
+                if old.exists():
+                    shutil.rmtree(old)
+                target.rename(old)
+                tmp.rename(target)
+                shutil.rmtree(old)
+            else:
+                tmp.rename(target)
+            written[name] = target
+        failures = out / "failures.parquet"
+        self.con.execute(f"COPY failures TO '{_sql_str(failures)}' (FORMAT PARQUET)")
+        written["failures"] = failures
+        return written
+
+
+def _sql_str(p: str | Path) -> str:
+    return str(p).replace("'", "''")

@@ -1,0 +1,258 @@
+"""Import game logs into a DuckDB store: validate, replay, compute the tables, write each game atomically.
+
+Worker processes load, check and replay the logs and compute the tables; they send them back as Arrow
+IPC bytes to the parent, the only process that writes to the database. A game already stored (same
+game id) is recognised before it is replayed and skipped. A log that cannot be read, breaks a rule,
+is unfinished or disagrees with its declared result goes to the ``failures`` table and nowhere else.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from ..engine.rulebook import RULES
+from ..errors import IllegalAction, LogFormatError
+from ..log.format import GameLog
+from ..replay import Replay
+from ..validate import expand_paths, illegal_to_json
+from .duckdb_store import Store
+from .tables import game_id, game_tables
+
+
+@dataclass
+class Outcome:
+    """What happened to one file in a worker (before the parent writes it)."""
+
+    file: str
+    status: str  # "ok" (tables ready), "skipped" (already stored) or "failed"
+    game_id: str | None = None
+    tables: dict[str, bytes] | None = None  # table name -> Arrow IPC stream
+    error_kind: str | None = None  # "format", "illegal", "result"
+    rule: str | None = None
+    action_index: int | None = None
+    message: str | None = None
+    actions: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class IngestReport:
+    files: int = 0
+    stored: int = 0
+    skipped: int = 0
+    failed: int = 0
+    actions: int = 0
+    seconds: float = 0.0
+    failures: list[Outcome] = field(default_factory=list)
+
+    @property
+    def exit_status(self) -> int:
+        return 1 if self.failed else 0
+
+    def summary(self) -> str:
+        rate = self.files / self.seconds if self.seconds > 0 else 0.0
+        return (
+            f"{self.stored} stored, {self.skipped} skipped (already stored), {self.failed} failed "
+            f"of {self.files} file(s) in {self.seconds:.2f} s ({rate:.1f} files/s)"
+        )
+
+
+# -- serialising tables between processes ------------------------------------------------
+
+
+def tables_to_ipc(tables: dict[str, pa.Table]) -> dict[str, bytes]:
+    out = {}
+    for name, t in tables.items():
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_stream(sink, t.schema) as w:
+            w.write_table(t)
+        out[name] = sink.getvalue().to_pybytes()
+    return out
+
+
+def tables_from_ipc(data: dict[str, bytes]) -> dict[str, pa.Table]:
+    return {name: pa.ipc.open_stream(pa.py_buffer(b)).read_all() for name, b in data.items()}
+
+
+# -- one file ------------------------------------------------------------------------------
+
+
+def _failure(file: str, kind: str, err: dict[str, Any], gid: str | None, actions: int, start: float) -> Outcome:
+    return Outcome(
+        file,
+        "failed",
+        gid,
+        error_kind=kind,
+        rule=err.get("rule"),
+        action_index=err.get("index"),
+        message=err.get("message"),
+        actions=actions,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def process_file(path: str, known: frozenset[str] | set[str] = frozenset()) -> Outcome:
+    """Load, check and replay one log and compute its tables (never raises for bad input)."""
+    start = time.perf_counter()
+    try:
+        log = GameLog.load(path)
+        gid = game_id(log)
+    except LogFormatError as e:
+        return _failure(path, "format", {"rule": "log.format", "message": str(e)}, None, 0, start)
+    if gid in known:
+        return Outcome(path, "skipped", gid, seconds=time.perf_counter() - start)
+    try:
+        r = Replay(log, keep_states=True).run()
+    except LogFormatError as e:
+        return _failure(path, "format", {"rule": "log.format", "message": str(e)}, gid, 0, start)
+    n = len(r.steps)
+    if r.error is not None:
+        return _failure(path, "illegal", illegal_to_json(r.error), gid, n, start)
+    if not r.finished:
+        st = r.state
+        msg = (
+            f"the log ends after {n} actions, in the {st.era.title()} Era round {st.era_round}, "
+            f"with player {st.current_player} to move: the game is not finished"
+        )
+        return _failure(path, "format", {"index": n, "rule": "log.truncated", "message": msg}, gid, n, start)
+    problems = r.check_result()
+    if problems:
+        return _failure(path, "result", {"rule": "log.result", "message": "; ".join(problems)}, gid, n, start)
+    try:
+        tables = game_tables(r, path)
+    except (IllegalAction, LogFormatError, ValueError) as e:  # pragma: no cover - a bug, but keep the run going
+        return _failure(path, "tables", {"rule": "storage.tables", "message": str(e)}, gid, n, start)
+    return Outcome(path, "ok", gid, tables_to_ipc(tables), actions=n, seconds=time.perf_counter() - start)
+
+
+_KNOWN: frozenset[str] = frozenset()
+
+
+def _init_worker(known: frozenset[str]) -> None:
+    global _KNOWN
+    _KNOWN = known
+
+
+def _process_in_worker(path: str) -> Outcome:
+    return process_file(path, _KNOWN)
+
+
+# -- the run -----------------------------------------------------------------------------
+
+
+def _store_outcome(store: Store, o: Outcome, report: IngestReport) -> None:
+    report.actions += o.actions
+    if o.status == "skipped":
+        report.skipped += 1
+    elif o.status == "failed":
+        report.failed += 1
+        report.failures.append(o)
+        assert o.error_kind is not None
+        store.record_failure(o.file, o.error_kind, o.rule, o.action_index, o.message, o.game_id)
+    else:
+        assert o.tables is not None
+        if store.write_game(tables_from_ipc(o.tables)):
+            report.stored += 1
+        else:  # the same game twice in one run
+            report.skipped += 1
+
+
+def ingest(
+    paths: Iterable[str | Path],
+    db: str | Path | Store,
+    parquet_dir: str | Path | None = None,
+    workers: int | None = None,
+    progress: bool = True,
+) -> IngestReport:
+    """Import every game under ``paths`` (files, directories, globs) into the DuckDB file ``db``.
+
+    ``workers`` processes replay the games (default: all cores; 1 runs everything in this process).
+    With ``parquet_dir`` the whole store is exported to Parquet at the end (see :meth:`Store.to_parquet`).
+    """
+    start = time.perf_counter()
+    files = [str(p) for p in expand_paths([str(p) for p in paths])]
+    report = IngestReport(files=len(files))
+    store = db if isinstance(db, Store) else Store(db)
+    try:
+        known = frozenset(store.game_ids())
+        with _progress(progress and len(files) > 1, len(files)) as advance:
+            workers = workers or os.cpu_count() or 1
+            if workers == 1 or len(files) <= 1:
+                for f in files:
+                    _store_outcome(store, process_file(f, known), report)
+                    advance()
+            else:
+                _run_pool(files, workers, known, lambda o: (_store_outcome(store, o, report), advance()))
+        if parquet_dir is not None:
+            store.to_parquet(parquet_dir)
+    finally:
+        if not isinstance(db, Store):
+            store.close()
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _run_pool(files: list[str], workers: int, known: frozenset[str], done: Callable[[Outcome], object]) -> None:
+    """Replay in worker processes, handing each result to ``done`` in the parent as soon as it is ready.
+
+    At most a few files per worker are in flight, so memory stays bounded however many files there are.
+    """
+    pending: set[Future[Outcome]] = set()
+    queue = iter(files)
+    limit = workers * 4
+    with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(known,)) as pool:
+        try:
+            while True:
+                while len(pending) < limit:
+                    f = next(queue, None)
+                    if f is None:
+                        break
+                    pending.add(pool.submit(_process_in_worker, f))
+                if not pending:
+                    break
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    done(fut.result())
+        except BaseException:
+            for fut in pending:
+                fut.cancel()
+            raise
+
+
+class _progress:
+    """A rich progress bar (or nothing): ``with _progress(on, total) as advance: advance()``."""
+
+    def __init__(self, on: bool, total: int) -> None:
+        self.on, self.total = on, total
+        self.bar: Any = None
+
+    def __enter__(self) -> Callable[[], None]:
+        if not self.on:
+            return lambda: None
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        self.bar = Progress(
+            TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True
+        )
+        self.bar.__enter__()
+        task = self.bar.add_task("importing", total=self.total)
+        return lambda: self.bar.advance(task)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+
+def replay_files(
+    files: Iterable[str | Path], db: str | Path | Store, parquet_dir: str | Path | None = None
+) -> IngestReport:
+    """The ``replay`` command: replay the given files in this process and store them (see :func:`ingest`)."""
+    return ingest(files, db, parquet_dir, workers=1, progress=False)

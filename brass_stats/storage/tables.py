@@ -1,0 +1,605 @@
+"""A replayed game as a set of Arrow tables (the rows the storage layer writes).
+
+Every table carries ``game_id``, a stable id derived from the log's content (see :func:`game_id`).
+The columns are documented in ``docs/storage-schema.md``; the schemas below are the single source
+of truth for their types, used for the Arrow tables, the DuckDB tables and the Parquet files.
+
+>>> from brass_stats.bots import RandomBot, play_game
+>>> from brass_stats.replay import replay
+>>> t = game_tables(replay(play_game([RandomBot(), RandomBot()], seed=3)), None)
+>>> sorted(t) == sorted(SCHEMAS)
+True
+>>> t["turn_snapshots"].num_rows == 2 * t["actions"].num_rows
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+import pyarrow as pa
+
+from ..engine.actions import Build, Develop, Network, Scout, Sell, Shortfall
+from ..engine.scoring import potential_vp, standings
+from ..engine.state import Effect, GameState, Tile
+from ..log.format import FORMAT_VERSION, GameLog
+from ..replay import Replay, Step
+from ..rules_data import INDUSTRIES, RulesData
+
+I32 = pa.int32()
+STR = pa.string()
+BOOL = pa.bool_()
+
+GAMES_SCHEMA = pa.schema(
+    [
+        ("game_id", STR),
+        ("edition", STR),
+        ("player_count", I32),
+        ("source_file", STR),
+        ("format_version", I32),
+        ("seed", STR),
+        ("declared_result", STR),
+        ("replayed_result", STR),
+        ("winner", STR),
+        ("n_actions", I32),
+        ("n_rounds", I32),
+        ("imported_at", pa.timestamp("us", tz="UTC")),
+    ]
+)
+
+PLAYERS_SCHEMA = pa.schema(
+    [
+        ("game_id", STR),
+        ("seat", I32),
+        ("name", STR),
+        ("final_vp", I32),
+        ("final_income_level", I32),
+        ("final_money", I32),
+        ("rank", I32),
+        ("start_turn_position", I32),
+        ("canal_era_vp", I32),
+        ("loans", I32),
+    ]
+)
+
+ACTIONS_SCHEMA = pa.schema(
+    [
+        ("game_id", STR),
+        ("action_index", I32),
+        ("era", STR),
+        ("round", I32),
+        ("era_round", I32),
+        ("turn_position", I32),
+        ("seat", I32),
+        ("action_type", STR),
+        ("end_of_turn", BOOL),
+        ("card", STR),
+        ("locations", pa.list_(STR)),
+        ("industry", STR),
+        ("level", I32),
+        ("money_spent", I32),
+        ("coal_from_own", I32),
+        ("coal_from_opponents", I32),
+        ("coal_from_market", I32),
+        ("iron_from_own", I32),
+        ("iron_from_opponents", I32),
+        ("iron_from_market", I32),
+        ("beer_from_own", I32),
+        ("beer_from_opponents", I32),
+        ("beer_from_merchant", I32),
+        ("resource_sources", STR),
+        ("action_json", STR),
+    ]
+)
+
+EFFECTS_SCHEMA = pa.schema(
+    [
+        ("game_id", STR),
+        ("action_index", I32),
+        ("effect_index", I32),
+        ("actor", I32),
+        ("kind", STR),
+        ("seat", I32),
+        ("amount", I32),
+        ("cause", STR),
+        ("detail", STR),
+    ]
+)
+
+TURN_SNAPSHOTS_SCHEMA = pa.schema(
+    [
+        ("game_id", STR),
+        ("action_index", I32),
+        ("era", STR),
+        ("round", I32),
+        ("era_round", I32),
+        ("turn_position", I32),
+        ("actor", I32),
+        ("end_of_turn", BOOL),
+        ("seat", I32),
+        ("order_position", I32),
+        ("money", I32),
+        ("income_space", I32),
+        ("income_level", I32),
+        ("vp", I32),
+        ("potential_link_vp", I32),
+        ("potential_tile_vp", I32),
+        ("loans", I32),
+        ("cards_in_hand", I32),
+        ("tiles_on_board", I32),
+        *[(f"tiles_{ind}", I32) for ind in INDUSTRIES],
+        ("flipped_tiles", I32),
+        ("tiles_by_level", STR),
+        ("links_on_board", I32),
+        ("spent_this_round", I32),
+    ]
+)
+
+ERA_SCORES_SCHEMA = pa.schema(
+    [
+        ("game_id", STR),
+        ("era", STR),
+        ("seat", I32),
+        ("link_vp", I32),
+        *[(f"tile_vp_{ind}", I32) for ind in INDUSTRIES],
+        ("tile_vp", I32),
+        ("merchant_bonus_vp", I32),
+        ("shortfall_vp_lost", I32),
+        ("vp_gained_in_era", I32),
+        ("vp_at_era_end", I32),
+        ("links_scored", I32),
+        ("tiles_scored", I32),
+    ]
+)
+
+BOARD_SCHEMA = pa.schema(
+    [
+        ("game_id", STR),
+        ("era", STR),
+        ("round", I32),
+        ("era_round", I32),
+        ("action_index", I32),
+        ("before_scoring", BOOL),
+        ("piece", STR),
+        ("location", STR),
+        ("slot", I32),
+        ("link_id", STR),
+        ("owner", I32),
+        ("industry", STR),
+        ("level", I32),
+        ("flipped", BOOL),
+        ("resources", I32),
+        ("vp_if_scored", I32),
+    ]
+)
+
+SCHEMAS: dict[str, pa.Schema] = {
+    "games": GAMES_SCHEMA,
+    "players": PLAYERS_SCHEMA,
+    "actions": ACTIONS_SCHEMA,
+    "effects": EFFECTS_SCHEMA,
+    "turn_snapshots": TURN_SNAPSHOTS_SCHEMA,
+    "era_scores": ERA_SCORES_SCHEMA,
+    "board": BOARD_SCHEMA,
+}
+"""Table name -> Arrow schema, in the order the tables are written (``games`` first)."""
+
+ERAS = ("canal", "rail")
+
+
+# -- the game id -----------------------------------------------------------------------
+
+
+def game_id(log: GameLog) -> str:
+    """Stable id from the log's content: the same game (same header, chance and actions) always gets the same id.
+
+    ``source``, ``result`` and the file name are left out, so re-exporting or renaming a log keeps its id.
+    """
+    body = {
+        "edition": log.edition,
+        "players": list(log.players),
+        "options": log.options,
+        "chance": log.chance,
+        "actions": [a.to_json() for a in log.actions],
+    }
+    text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+# -- helpers ---------------------------------------------------------------------------
+
+
+def _json(v: Any) -> str:
+    return json.dumps(v, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def _loc(ref: str) -> str:
+    return ref.split(":", 1)[0]
+
+
+def _location_link_values(rules: RulesData, tiles: dict[str, Tile]) -> dict[str, int]:
+    """Link icons per location for a board (printed on merchants plus flipped tiles): see scoring.location_link_value."""
+    extra: Counter[str] = Counter()
+    for ref, t in tiles.items():
+        if t.flipped:
+            extra[_loc(ref)] += rules.level(t.industry, t.level).link_vp
+    return {loc: info.printed_link_vp + extra[loc] for loc, info in rules.locations.items()}
+
+
+def _link_value(rules: RulesData, values: dict[str, int], link_id: str) -> int:
+    return sum(values[loc] for loc in rules.links[link_id].connects)
+
+
+def _ends_round(step: Step, state: GameState) -> bool:
+    return state.game_over or state.round != step.round
+
+
+def _states_before(replay: Replay) -> list[GameState]:
+    return [replay.initial] + [s.state for s in replay.steps[:-1]]  # type: ignore[misc]
+
+
+def _check(replay: Replay) -> None:
+    if replay.error is not None:
+        raise ValueError(f"the replay stopped at an illegal action: {replay.error}")
+    if not replay.finished:
+        raise ValueError("the replay did not reach the end of the game")
+    if replay.steps and replay.steps[-1].state is None:
+        raise ValueError("game_tables needs a replay that keeps states (keep_states=True)")
+
+
+# -- the tables ------------------------------------------------------------------------
+
+
+def game_tables(replay: Replay, source_file: str | None) -> dict[str, pa.Table]:
+    """Every table for one finished replay (``keep_states=True``), keyed by table name (see :data:`SCHEMAS`)."""
+    _check(replay)
+    gid = game_id(replay.log)
+    rows = {
+        "games": _games(replay, gid, source_file),
+        "players": _players(replay, gid),
+        "actions": _actions(replay, gid),
+        "effects": _effects(replay, gid),
+        "turn_snapshots": _snapshots(replay, gid),
+        "era_scores": _era_scores(replay, gid),
+        "board": _board(replay, gid),
+    }
+    return {name: _to_table(rows[name], schema) for name, schema in SCHEMAS.items()}
+
+
+def _to_table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
+    columns = {name: [r[name] for r in rows] for name in schema.names}
+    return pa.Table.from_pydict(columns, schema=schema)
+
+
+def replayed_result(replay: Replay) -> dict[str, Any]:
+    """The result as replayed, in the shape of a log's declared ``result``."""
+    out: dict[str, Any] = {
+        "final": [
+            {"seat": s.seat, "vp": s.vp, "income_level": s.income_level, "money": s.money, "rank": s.rank}
+            for s in replay.standings()
+        ]
+    }
+    st = replay.checkpoints.get("rail_era_start")
+    if st is not None:
+        out["rail_era_start"] = {
+            "vp": [p.vp for p in st.players],
+            "money": [p.money for p in st.players],
+            "income_level": [st.income_level(p.seat) for p in st.players],
+        }
+    return out
+
+
+def _games(replay: Replay, gid: str, source_file: str | None) -> list[dict[str, Any]]:
+    log = replay.log
+    st = replay.standings()
+    winners = " & ".join(s.name for s in st if s.rank == 1)
+    return [
+        {
+            "game_id": gid,
+            "edition": log.edition,
+            "player_count": len(log.players),
+            "source_file": source_file,
+            "format_version": FORMAT_VERSION,
+            "seed": str(log.seed) if log.seed is not None else "explicit",
+            "declared_result": _json(log.result) if log.result is not None else None,
+            "replayed_result": _json(replayed_result(replay)),
+            "winner": winners,
+            "n_actions": len(replay.steps),
+            "n_rounds": replay.state.round,
+            "imported_at": datetime.now(UTC),
+        }
+    ]
+
+
+def _players(replay: Replay, gid: str) -> list[dict[str, Any]]:
+    order = replay.initial.turn_order
+    canal = replay.checkpoints.get("rail_era_start")
+    final = replay.state
+    return [
+        {
+            "game_id": gid,
+            "seat": s.seat,
+            "name": s.name,
+            "final_vp": s.vp,
+            "final_income_level": s.income_level,
+            "final_money": s.money,
+            "rank": s.rank,
+            "start_turn_position": order.index(s.seat),
+            "canal_era_vp": canal.players[s.seat].vp if canal is not None else None,
+            "loans": final.players[s.seat].loans,
+        }
+        for s in standings(final)
+    ]
+
+
+def _resource_sources(effects: Iterable[Effect], actor: int) -> list[dict[str, Any]]:
+    out = []
+    for e in effects:
+        if e.kind in ("coal_used", "iron_used", "beer_used") and e.seat == actor:
+            out.append({"resource": e.kind[:-5], "source": e.detail["source"], "owner": e.detail.get("owner")})
+    return out
+
+
+def _action_row(gid: str, step: Step, before: GameState, after: GameState) -> dict[str, Any]:
+    a = step.action
+    seat = a.player
+    rules = after.rules
+    card: str | None = getattr(a, "card", None) or None
+    locations: list[str] = []
+    industry: str | None = None
+    level: int | None = None
+    if isinstance(a, Scout):
+        card = ",".join(a.discards)
+    elif isinstance(a, Build):
+        locations = [a.location]
+        industry = a.industry
+        level = next((e.detail["level"] for e in step.effects if e.kind == "build"), None)
+    elif isinstance(a, Network):
+        for link in a.links:
+            locations.extend(rules.links[link].endpoints)
+    elif isinstance(a, Develop):
+        industry = "+".join(a.industries)
+    elif isinstance(a, Sell):
+        locations = [_loc(s.tile) for s in a.sales]
+        industry = "+".join(before.tiles[s.tile].industry for s in a.sales)
+    elif isinstance(a, Shortfall):
+        locations = [_loc(t) for t in a.tiles or ()]
+    locations = list(dict.fromkeys(locations))
+    sources = _resource_sources(step.effects, seat)
+    counts: Counter[str] = Counter()
+    for s in sources:
+        src = s["source"]
+        where = src if src in ("market", "merchant") else "own" if s["owner"] == seat else "opponents"
+        counts[f"{s['resource']}_from_{where}"] += 1
+    spent = -sum(e.amount for e in step.effects if e.kind == "money" and e.seat == seat and e.amount < 0 and e.cause != "income")
+    row: dict[str, Any] = {
+        "game_id": gid,
+        "action_index": step.index,
+        "era": step.era,
+        "round": step.round,
+        "era_round": step.era_round,
+        "turn_position": step.turn_position,
+        "seat": seat,
+        "action_type": a.TYPE,
+        "end_of_turn": after.actions_this_turn == 0,
+        "card": card,
+        "locations": locations,
+        "industry": industry,
+        "level": level,
+        "money_spent": spent,
+        "resource_sources": _json(sources),
+        "action_json": json.dumps(a.to_json(), ensure_ascii=False, separators=(",", ":")),
+    }
+    for res, places in (("coal", ("own", "opponents", "market")), ("iron", ("own", "opponents", "market"))):
+        for p in places:
+            row[f"{res}_from_{p}"] = counts[f"{res}_from_{p}"]
+    for p in ("own", "opponents", "merchant"):
+        row[f"beer_from_{p}"] = counts[f"beer_from_{p}"]
+    return row
+
+
+def _actions(replay: Replay, gid: str) -> list[dict[str, Any]]:
+    befores = _states_before(replay)
+    return [_action_row(gid, s, b, s.state) for s, b in zip(replay.steps, befores, strict=True)]  # type: ignore[arg-type]
+
+
+def _effects(replay: Replay, gid: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "game_id": gid,
+            "action_index": s.index,
+            "effect_index": i,
+            "actor": s.action.player,
+            "kind": e.kind,
+            "seat": e.seat,
+            "amount": e.amount,
+            "cause": e.cause,
+            "detail": _json(e.detail),
+        }
+        for s in replay.steps
+        for i, e in enumerate(s.effects)
+    ]
+
+
+def _is_spending(e: Effect) -> bool:
+    """Money paid to the bank by an action (the Character-tile amount): not income, never a gain."""
+    return e.kind == "money" and e.amount < 0 and e.cause != "income"
+
+
+def _snapshots(replay: Replay, gid: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    spent: dict[int, int] = defaultdict(int)
+    spent_round = None
+    befores = _states_before(replay)
+    for step, before in zip(replay.steps, befores, strict=True):
+        st = step.state
+        assert st is not None
+        if step.round != spent_round:
+            spent.clear()
+            spent_round = step.round
+        for e in step.effects:
+            if _is_spending(e):
+                spent[e.seat] -= e.amount
+        per_seat: dict[int, list[Tile]] = defaultdict(list)
+        for t in st.tiles.values():
+            per_seat[t.owner].append(t)
+        links = Counter(st.links.values())
+        end_of_turn = st.actions_this_turn == 0
+        for p in st.players:
+            tiles = per_seat[p.seat]
+            by_ind = Counter(t.industry for t in tiles)
+            by_level: dict[str, dict[str, int]] = {}
+            for t in tiles:
+                lv = by_level.setdefault(t.industry, {})
+                lv[str(t.level)] = lv.get(str(t.level), 0) + 1
+            link_vp, tile_vp = potential_vp(st, p.seat)
+            row: dict[str, Any] = {
+                "game_id": gid,
+                "action_index": step.index,
+                "era": step.era,
+                "round": step.round,
+                "era_round": step.era_round,
+                "turn_position": step.turn_position,
+                "actor": step.action.player,
+                "end_of_turn": end_of_turn,
+                "seat": p.seat,
+                "order_position": before.turn_order.index(p.seat),
+                "money": p.money,
+                "income_space": p.income_space,
+                "income_level": st.income_level(p.seat),
+                "vp": p.vp,
+                "potential_link_vp": link_vp,
+                "potential_tile_vp": tile_vp,
+                "loans": p.loans,
+                "cards_in_hand": len(p.hand),
+                "tiles_on_board": len(tiles),
+                "flipped_tiles": sum(1 for t in tiles if t.flipped),
+                "tiles_by_level": _json(by_level),
+                "links_on_board": links[p.seat],
+                "spent_this_round": spent[p.seat],
+            }
+            for ind in INDUSTRIES:
+                row[f"tiles_{ind}"] = by_ind[ind]
+            out.append(row)
+    return out
+
+
+def _era_scores(replay: Replay, gid: str) -> list[dict[str, Any]]:
+    n = replay.initial.num_players
+    acc: dict[tuple[str, int], Counter[str]] = {(era, seat): Counter() for era in ERAS for seat in range(n)}
+    vp_end: dict[tuple[str, int], int] = {}
+    for step in replay.steps:
+        for e in step.effects:
+            if e.kind != "vp":
+                continue
+            c = acc[(step.era, e.seat)]
+            c["vp_gained_in_era"] += e.amount
+            if e.cause.endswith("_era_scoring"):
+                if e.detail.get("source") == "link":
+                    c["link_vp"] += e.amount
+                    c["links_scored"] += 1
+                else:
+                    c[f"tile_vp_{e.detail['industry']}"] += e.amount
+                    c["tile_vp"] += e.amount
+                    c["tiles_scored"] += 1
+            elif e.cause.startswith("merchant_bonus:"):
+                c["merchant_bonus_vp"] += e.amount
+            elif e.cause == "shortfall":
+                c["shortfall_vp_lost"] -= e.amount
+        assert step.state is not None
+        if step.state.era != step.era or step.state.game_over:
+            for p in step.state.players:
+                vp_end[(step.era, p.seat)] = p.vp
+    keys = [
+        "link_vp",
+        *[f"tile_vp_{ind}" for ind in INDUSTRIES],
+        "tile_vp",
+        "merchant_bonus_vp",
+        "shortfall_vp_lost",
+        "vp_gained_in_era",
+        "links_scored",
+        "tiles_scored",
+    ]
+    rows = []
+    for (era, seat), c in acc.items():
+        row: dict[str, Any] = {"game_id": gid, "era": era, "seat": seat, "vp_at_era_end": vp_end.get((era, seat))}
+        row.update({k: c[k] for k in keys})
+        rows.append(row)
+    return rows
+
+
+def _board(replay: Replay, gid: str) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for step in replay.steps:
+        st = step.state
+        assert st is not None
+        if not _ends_round(step, st):
+            continue
+        era_end = st.game_over or st.era != step.era
+        tiles, links = st.era_boards[step.era] if era_end else (st.tiles, st.links)
+        rules = st.rules
+        values = _location_link_values(rules, tiles)
+        base = {
+            "game_id": gid,
+            "era": step.era,
+            "round": step.round,
+            "era_round": step.era_round,
+            "action_index": step.index,
+            "before_scoring": era_end,
+        }
+        for ref in sorted(tiles, key=lambda r: (_loc(r), int(r.split(":", 1)[1]))):
+            t = tiles[ref]
+            loc, _, slot = ref.partition(":")
+            info = rules.level(t.industry, t.level)
+            rows.append(
+                base
+                | {
+                    "piece": "tile",
+                    "location": loc,
+                    "slot": int(slot),
+                    "link_id": None,
+                    "owner": t.owner,
+                    "industry": t.industry,
+                    "level": t.level,
+                    "flipped": t.flipped,
+                    "resources": t.resources,
+                    "vp_if_scored": info.vp if t.flipped else 0,
+                }
+            )
+        for link_id in sorted(links):
+            rows.append(
+                base
+                | {
+                    "piece": "link",
+                    "location": None,
+                    "slot": None,
+                    "link_id": link_id,
+                    "owner": links[link_id],
+                    "industry": None,
+                    "level": None,
+                    "flipped": None,
+                    "resources": None,
+                    "vp_if_scored": _link_value(rules, values, link_id),
+                }
+            )
+    return rows
+
+
+# -- without a database ------------------------------------------------------------------
+
+
+def frames(replay: Replay, backend: Literal["pandas", "polars"] = "pandas", source_file: str | None = None) -> dict[str, Any]:
+    """The tables of :func:`game_tables` as pandas or polars DataFrames, without any database."""
+    tables = game_tables(replay, source_file)
+    if backend == "pandas":
+        return {name: t.to_pandas() for name, t in tables.items()}
+    if backend == "polars":
+        import polars as pl
+
+        return {name: pl.from_arrow(t) for name, t in tables.items()}
+    raise ValueError(f"unknown backend {backend!r}; expected 'pandas' or 'polars'")

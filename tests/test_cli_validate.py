@@ -1,0 +1,142 @@
+"""`brass-stats validate`: exit statuses, messages, --json, and whole collections."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from brass_stats.cli import main
+from brass_stats.engine.actions import Build
+from brass_stats.log.format import GameLog
+
+from conftest import convert_golden
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("games")
+    out: dict[str, Path] = {}
+    good = convert_golden("wq9gs6-2p")
+    out["good"] = d / "good.json"
+    good.save(out["good"])
+    # an illegal action: a build on a space that does not show the industry
+    rules = good.rules()
+
+    def wrong_slot(a: object) -> int | None:
+        if not isinstance(a, Build):
+            return None
+        slots = rules.locations[a.location].slots
+        return next((s.index for s in slots if a.industry not in s.industries), None)
+
+    i = next(k for k, a in enumerate(good.actions) if wrong_slot(a) is not None)
+    b = good.actions[i]
+    assert isinstance(b, Build)
+    bad = replace(good, actions=[*good.actions[:i], replace(b, slot=wrong_slot(b)), *good.actions[i + 1 :]])
+    out["illegal"] = d / "illegal.json"
+    bad.save(out["illegal"])
+    out["truncated"] = d / "truncated.json"
+    replace(good, actions=good.actions[:30], result=None).save(out["truncated"])
+    wrong = dict(good.result or {})
+    wrong["final"] = [dict(r, vp=r["vp"] + 5) for r in wrong["final"]]
+    out["result"] = d / "result.json"
+    replace(good, result=wrong).save(out["result"])
+    text = good.dumps()
+    out["badjson"] = d / "badjson.json"
+    out["badjson"].write_text(text[:200])
+    out["version"] = d / "version.json"
+    out["version"].write_text(text.replace('"format_version": 1', '"format_version": 9'))
+    out["unknown"] = d / "unknown.json"
+    out["unknown"].write_text(text.replace('"loc:dudley"', '"loc:atlantis"', 1))
+    out["missing"] = d / "missing.json"
+    data = json.loads(text)
+    del data["actions"][0]["card"]
+    out["missing"].write_text(json.dumps(data))
+    return out
+
+
+def i_illegal(games: dict[str, Path]) -> int:
+    good, bad = GameLog.load(games["good"]), GameLog.load(games["illegal"])
+    return next(k for k, (a, b) in enumerate(zip(good.actions, bad.actions, strict=True)) if a != b)
+
+
+def run(*args: str) -> tuple[int, str]:
+    res = CliRunner().invoke(main, ["validate", *args])
+    assert "Traceback" not in res.output
+    return res.exit_code, res.output
+
+
+def test_valid_game_exits_0_and_prints_scores(games: dict[str, Path]) -> None:
+    code, out = run(str(games["good"]))
+    assert code == 0 and "OK" in out and "215 VP" in out
+
+
+def test_illegal_action_exits_1_with_index_round_player_action_and_rule(games: dict[str, Path]) -> None:
+    code, out = run(str(games["illegal"]))
+    assert code == 1
+    assert "ILLEGAL action" in out and "round" in out and "player" in out
+    assert "build.slot_icon" in out and "display your industry's icon" in out
+    assert f"ILLEGAL action {i_illegal(games)}" in out
+
+
+def test_json_output_has_ok_error_and_final(games: dict[str, Path]) -> None:
+    code, out = run("--json", str(games["good"]), str(games["illegal"]))
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 1
+    assert rows[0]["ok"] is True and rows[0]["error"] is None
+    assert [f["vp"] for f in rows[0]["final"]] == [215, 180]
+    assert set(rows[0]["final"][0]) >= {"name", "vp", "income_level", "money", "rank"}
+    assert rows[1]["ok"] is False and set(rows[1]["error"]) >= {"index", "rule", "message"}
+
+
+def test_declared_result_mismatch_exits_1(games: dict[str, Path]) -> None:
+    code, out = run(str(games["result"]))
+    assert code == 1 and "declared 220, replayed 215" in out
+
+
+@pytest.mark.parametrize(
+    "name,needle",
+    [
+        ("badjson", "not valid JSON"),
+        ("version", "unsupported format_version 9"),
+        ("unknown", "loc:atlantis"),
+        ("missing", "needs 'card'"),
+        ("truncated", "not finished"),
+    ],
+)
+def test_malformed_inputs_exit_2_with_one_clear_message(games: dict[str, Path], name: str, needle: str) -> None:
+    code, out = run(str(games[name]))
+    assert code == 2, out
+    assert needle in out
+    assert str(games[name]) in out
+
+
+def test_missing_file_exits_2(tmp_path: Path) -> None:
+    code, out = run(str(tmp_path / "nope.json"))
+    assert code == 2 and "cannot read" in out
+
+
+def test_collection_report_groups_failures_by_rule(games: dict[str, Path], tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    code, out = run(str(games["good"].parent), "--report", str(report), "--workers", "2")
+    assert code == 2  # a malformed file is present; nothing stopped the run
+    summary = json.loads(report.read_text())
+    assert summary["total"] == len(games) and summary["passed"] == 1
+    assert summary["failed"] == len(games) - 1
+    assert summary["failures_by_rule"]["build.slot_icon"] == 1
+    assert summary["failures_by_rule"]["log.format"] == 4
+    assert summary["replay_seconds_total"] > 0 and summary["replay_seconds_mean"] > 0
+    assert {f["file"] for f in summary["failures"]} == {str(p) for k, p in games.items() if k != "good"}
+
+
+def test_glob_patterns_are_expanded(games: dict[str, Path]) -> None:
+    code, out = run(str(games["good"].parent / "go*.json"))
+    assert code == 0 and "1/1" not in out  # a single file prints no summary line
+
+
+def test_resolved_log_round_trip_keeps_validating(games: dict[str, Path]) -> None:
+    log = GameLog.load(games["good"])
+    assert len(log.actions) == 78
