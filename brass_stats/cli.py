@@ -12,6 +12,8 @@ import click
 from . import validate as V
 from .errors import LogFormatError
 
+FILE = click.Path(dir_okay=False, path_type=Path)
+
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="brass-stats")
@@ -22,7 +24,9 @@ def main() -> None:
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per file.")
-@click.option("--report", type=click.Path(dir_okay=False, path_type=Path), help="Write a JSON summary of the whole run here.")
+@click.option(
+    "--report", type=click.Path(dir_okay=False, path_type=Path), help="Write a JSON summary of the whole run here."
+)
 @click.option("--workers", type=int, default=None, help="Parallel processes (default: all cores).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only failures.")
 def validate(paths: tuple[str, ...], as_json: bool, report: Path | None, workers: int | None, quiet: bool) -> None:
@@ -81,8 +85,8 @@ def convert() -> None:
 
 @convert.command("quasrain")
 @click.argument("record", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--setup", "setup", required=True, type=click.Path(dir_okay=False, path_type=Path), help="The record's setup file (chance outcomes).")
-@click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="Where to write the converted log.")
+@click.option("--setup", "setup", required=True, type=FILE, help="The record's setup file (chance outcomes).")
+@click.option("--out", "out", required=True, type=FILE, help="Where to write the converted log.")
 def convert_quasrain(record: Path, setup: Path, out: Path) -> None:
     """Convert a BrassBirmingham (Quasrain-Coder) server record."""
     from .log.quasrain import convert_files

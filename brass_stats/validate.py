@@ -63,7 +63,8 @@ def validate_log(log: GameLog) -> Validation:
         for s in r.standings()
     ]
     if r.error is not None:
-        return Validation(file, False, "illegal", illegal_to_json(r.error), final if r.finished else None, len(r.steps), seconds)
+        err = illegal_to_json(r.error)
+        return Validation(file, False, "illegal", err, final if r.finished else None, len(r.steps), seconds)
     if not r.finished:
         st = r.state
         msg = (
@@ -74,7 +75,8 @@ def validate_log(log: GameLog) -> Validation:
         return Validation(file, False, "format", err, None, len(r.steps), seconds)
     problems = r.check_result()
     if problems:
-        err = {"index": None, "rule": "log.result", "message": "; ".join(problems), "rule_text": RULES["log.result"].text}
+        text = RULES["log.result"].text
+        err = {"index": None, "rule": "log.result", "message": "; ".join(problems), "rule_text": text}
         return Validation(file, False, "result", err, final, len(r.steps), seconds, problems)
     return Validation(file, True, "ok", None, final, len(r.steps), seconds)
 
@@ -186,7 +188,8 @@ def describe(v: Validation) -> Iterator[str]:
         return
     e = v.error or {}
     if v.kind == "illegal":
-        yield f"{v.file}: ILLEGAL action {e.get('index')} ({e.get('era')} era, round {e.get('round')}, player {e.get('player')})"
+        where = f"{e.get('era')} era, round {e.get('round')}, player {e.get('player')}"
+        yield f"{v.file}: ILLEGAL action {e.get('index')} ({where})"
         yield f"  action: {json.dumps(e.get('action'), ensure_ascii=False)}"
         yield f"  broken rule [{e.get('rule')}]: {e.get('rule_text')}"
         yield f"  why: {e.get('message')}"

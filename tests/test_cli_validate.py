@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import convert_golden
 
 from brass_stats.cli import main
 from brass_stats.engine.actions import Build
 from brass_stats.log.format import GameLog
-
-from conftest import convert_golden
 
 
 @pytest.fixture(scope="module")

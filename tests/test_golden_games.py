@@ -10,12 +10,11 @@ import json
 from dataclasses import replace
 
 import pytest
+from conftest import GOLDEN, convert_golden
 
 from brass_stats.engine.actions import Build, Network, Sale, Sell
 from brass_stats.log.format import GameLog
 from brass_stats.replay import Replay, replay
-
-from conftest import GOLDEN, convert_golden
 
 PUBLISHED = {
     # game: (canal-era end VP by seat, final VP by seat)

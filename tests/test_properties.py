@@ -104,7 +104,7 @@ def play_and_check(seed: int, players: int) -> None:
             assert done.skeleton() in skeletons, f"accepted but not enumerated: {done}"
         kinds = sorted({a.TYPE for a in legal})
         kind = rng.choice(kinds)
-        action = rng.choice([a for a in legal if a.TYPE == kind])
+        action = rng.choice([a for a in legal if kind == a.TYPE])
         effects: list[Effect] = []
         state.effects = effects
         after, _ = apply_action(state, action, STRICT)

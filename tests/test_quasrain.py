@@ -7,11 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import GOLDEN
 
 from brass_stats.log.quasrain import ConversionError, convert, convert_files, tables
 from brass_stats.rules_data import BIRMINGHAM
-
-from conftest import GOLDEN
 
 REFERENCE = json.loads((GOLDEN / "reference-tables.json").read_text())
 
@@ -64,12 +63,20 @@ def _raw(name: str) -> tuple[dict, dict]:
 
 def test_omitted_choices_are_written_out_by_the_servers_order() -> None:
     record, setup = _raw("gm7vza-4p")
-    omitted = sum(1 for e in record["actions"] if e["action"]["type"] == "sell" for s in e["action"]["sales"] if "beerSources" not in s)
+    omitted = sum(
+        1
+        for e in record["actions"]
+        if e["action"]["type"] == "sell"
+        for s in e["action"]["sales"]
+        if "beerSources" not in s
+    )
     assert omitted > 0  # the bots' records leave beer sources out
     log = convert(record, setup, "gm7vza")
     sales = [s for a in log.actions if a.TYPE == "sell" for s in a.sales]  # type: ignore[attr-defined]
     assert all(s.merchant_space is not None for s in sales)
-    assert sum(1 for s in sales if s.beer) > sum(1 for e in record["actions"] for s in e["action"].get("sales", []) if "beerSources" in s)
+    assert sum(1 for s in sales if s.beer) > sum(
+        1 for e in record["actions"] for s in e["action"].get("sales", []) if "beerSources" in s
+    )
     builds = [a for a in log.actions if a.TYPE == "build"]
     assert all(b.slot is not None for b in builds)  # type: ignore[attr-defined]
 
@@ -112,12 +119,22 @@ def test_convert_cli_writes_nothing_on_error(tmp_path: Path) -> None:
     bad = tmp_path / "bad.record.json"
     bad.write_text("{not json")
     out = tmp_path / "out.json"
-    res = CliRunner().invoke(main, ["convert", "quasrain", str(bad), "--setup", str(GOLDEN / "wq9gs6-2p.setup.json"), "--out", str(out)])
+    res = CliRunner().invoke(
+        main, ["convert", "quasrain", str(bad), "--setup", str(GOLDEN / "wq9gs6-2p.setup.json"), "--out", str(out)]
+    )
     assert res.exit_code == 2 and "not valid JSON" in res.output and "Traceback" not in res.output
     assert not out.exists()
     res = CliRunner().invoke(
         main,
-        ["convert", "quasrain", str(GOLDEN / "wq9gs6-2p.record.json"), "--setup", str(GOLDEN / "wq9gs6-2p.setup.json"), "--out", str(out)],
+        [
+            "convert",
+            "quasrain",
+            str(GOLDEN / "wq9gs6-2p.record.json"),
+            "--setup",
+            str(GOLDEN / "wq9gs6-2p.setup.json"),
+            "--out",
+            str(out),
+        ],
     )
     assert res.exit_code == 0 and out.exists()
 

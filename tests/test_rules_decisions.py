@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import convert_golden
 
 from brass_stats.engine import STRICT, SeededChance, apply_action, new_game, standings
 from brass_stats.engine.actions import Build, Network, Sale, Scout, Sell, Shortfall
@@ -11,8 +12,6 @@ from brass_stats.engine.scoring import link_vp, score_era
 from brass_stats.engine.state import GameState, Tile
 from brass_stats.errors import AmbiguousChoice, IllegalAction
 from brass_stats.replay import replay
-
-from conftest import convert_golden
 
 
 def position(players: int = 2, era: str = "canal") -> GameState:
@@ -30,7 +29,9 @@ def hand(g: GameState, *cards: str) -> int:
     return seat
 
 
-def tile(g: GameState, ref: str, owner: int, industry: str, level: int, resources: int = 0, flipped: bool = False) -> None:
+def tile(
+    g: GameState, ref: str, owner: int, industry: str, level: int, resources: int = 0, flipped: bool = False
+) -> None:
     g.tiles[ref] = Tile(owner, industry, level, resources, flipped)
     g.players[owner].mat[industry][level - 1] -= 1
     g.touch_board()
@@ -62,7 +63,9 @@ def test_D1_canal_links_return_to_their_owner_when_scored() -> None:
 def test_D1_golden_game_with_16_rail_links_replays() -> None:
     r = replay(convert_golden("gm7vza-4p"))
     rail_links = sum(
-        len(s.action.links) for s in r.steps if isinstance(s.action, Network) and s.era == "rail" and s.action.player == 2
+        len(s.action.links)
+        for s in r.steps
+        if isinstance(s.action, Network) and s.era == "rail" and s.action.player == 2
     )
     assert rail_links == 16 and r.error is None
 
@@ -148,7 +151,12 @@ def test_D6_merchant_beer_comes_from_the_tile_sold_to_and_is_stated_when_two_cou
     link(g, "gloucester--redditch", seat)
     _merchant_setup(g, "gloucester", ["manufacturer", "all"])
     with pytest.raises(AmbiguousChoice):
-        apply_action(g, Sell(seat, "loc:redditch", (Sale("redditch:0", "gloucester", beer=("merchant",), bonus_develop="coal_mine"),)))
+        apply_action(
+            g,
+            Sell(
+                seat, "loc:redditch", (Sale("redditch:0", "gloucester", beer=("merchant",), bonus_develop="coal_mine"),)
+            ),
+        )
     after, done = apply_action(
         g, Sell(seat, "loc:redditch", (Sale("redditch:0", "gloucester", 1, ("merchant",), "coal_mine"),))
     )
@@ -168,7 +176,9 @@ def test_D7_gloucester_bonus_is_taken_and_skips_lightbulb_pottery() -> None:
     with pytest.raises(IllegalAction) as e:
         apply_action(g, Sell(seat, "loc:redditch", (Sale("redditch:0", "gloucester", None, ("merchant",), "pottery"),)))
     assert e.value.rule == "develop.lightbulb"
-    after, done = apply_action(g, Sell(seat, "loc:redditch", (Sale("redditch:0", "gloucester", None, ("merchant",), "brewery"),)))
+    after, done = apply_action(
+        g, Sell(seat, "loc:redditch", (Sale("redditch:0", "gloucester", None, ("merchant",), "brewery"),))
+    )
     assert after.players[seat].mat["brewery"][0] == g.players[seat].mat["brewery"][0] - 1
     assert after.players[seat].money == g.players[seat].money  # no iron bought
 
@@ -246,7 +256,9 @@ def test_D12_double_rail_beer_never_from_a_merchant() -> None:
     tile(g, "coventry:1", 1 - seat, "coal_mine", 2, resources=3)
     g.players[seat].money = 40
     with pytest.raises(IllegalAction) as e:
-        apply_action(g, Network(seat, "loc:birmingham", ("birmingham--coventry", "birmingham--oxford"), None, "merchant"))
+        apply_action(
+            g, Network(seat, "loc:birmingham", ("birmingham--coventry", "birmingham--oxford"), None, "merchant")
+        )
     assert e.value.rule == "network.double_beer"
 
 

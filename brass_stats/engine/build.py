@@ -142,20 +142,23 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
             if t is None:
                 raise IllegalAction(
                     "build.single_icon_first",
-                    f"slot {s.ref} shows two icons but a single-icon {a.industry} space is free ({', '.join(f'{a.location}:{i}' for i in empty)})",
+                    f"slot {s.ref} shows two icons but a single-icon {a.industry} space is free "
+                    f"({', '.join(f'{a.location}:{i}' for i in empty)})",
                     player=seat,
                 )
             if t.industry != a.industry or t.level >= level:
                 raise IllegalAction(
                     "build.overbuild",
-                    f"{s.ref} holds {t.industry} level {t.level}; only a higher-level tile of the same industry may replace it",
+                    f"{s.ref} holds {t.industry} level {t.level}; "
+                    "only a higher-level tile of the same industry may replace it",
                     player=seat,
                 )
             if t.industry not in ("coal_mine", "iron_works"):
                 raise IllegalAction("build.overbuild", f"an opponent's {t.industry} cannot be overbuilt", player=seat)
             raise IllegalAction(
                 "build.overbuild_resource_gone",
-                f"an opponent's {t.industry} may be overbuilt only when no {'coal' if t.industry == 'coal_mine' else 'iron'} is left on the board or in the market",
+                f"an opponent's {t.industry} may be overbuilt only when no "
+                f"{'coal' if t.industry == 'coal_mine' else 'iron'} is left on the board or in the market",
                 player=seat,
             )
     ref = f"{a.location}:{slot}"

@@ -35,7 +35,7 @@ from .develop import developable
 from .policy import BEER_SOURCE, FIRST_OPTION, ChoicePolicy
 from .resources import MERCHANT
 from .state import GameState
-from .turn import apply_action
+from .turn import apply_action, tile_sale_value
 
 T = TypeVar("T")
 
@@ -50,7 +50,7 @@ class _BeerPreference(ChoicePolicy):
         opts = list(options)
         if what == BEER_SOURCE:
             if self.merchant and MERCHANT in opts:
-                return opts[opts.index(MERCHANT)]  # type: ignore[arg-type]
+                return opts[opts.index(MERCHANT)]
             rest = [o for o in opts if o != MERCHANT]
             if rest:
                 return rest[0]
@@ -75,8 +75,7 @@ def candidates(state: GameState) -> dict[str, list[Action]]:
     if seat is None:
         return {}
     if state.phase == "shortfall":
-        own = sorted(ref for ref, t in state.tiles.items() if t.owner == seat)
-        return {"shortfall": [Shortfall(seat, (ref,)) for ref in own] + [Shortfall(seat)]}
+        return {"shortfall": list(_shortfall_actions(state, seat))}
     p = state.players[seat]
     cards = sorted(set(p.hand))
     out: dict[str, list[Action]] = {
@@ -129,6 +128,33 @@ def _dedupe(actions: list[Action]) -> list[Action]:
             seen.add(a)
             out.append(a)
     return out
+
+
+# -- shortfall ---------------------------------------------------------------------
+
+
+def _shortfall_actions(state: GameState, seat: int) -> Iterator[Action]:
+    """Every set of own tiles that covers the debt, the most valuable removed last (so none is removed
+    after the debt is covered); or every tile when even all of them do not cover it."""
+    owed = state.shortfalls[0][1]
+    own = sorted(ref for ref, t in state.tiles.items() if t.owner == seat)
+    value = {ref: tile_sale_value(state, ref) for ref in own}
+    if sum(value.values()) <= owed:
+        yield Shortfall(seat, tuple(own))
+        return
+
+    def extend(chosen: list[str], start: int, total: int) -> Iterator[Action]:
+        for i in range(start, len(own)):
+            ref = own[i]
+            now = total + value[ref]
+            if now >= owed:
+                if now - max(value[r] for r in (*chosen, ref)) < owed:
+                    order = sorted((*chosen, ref), key=lambda r: value[r])
+                    yield Shortfall(seat, tuple(order))
+            else:
+                yield from extend([*chosen, ref], i + 1, now)
+
+    yield from extend([], 0, 0)
 
 
 # -- build ---------------------------------------------------------------------

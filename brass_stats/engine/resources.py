@@ -102,7 +102,8 @@ def consume_coal(
             if src not in closest:
                 raise IllegalAction(
                     "coal.closest_mine",
-                    f"coal must come from the closest connected coal mine ({', '.join(closest)}, {best} link(s) away), not {src}",
+                    f"coal must come from the closest connected coal mine "
+                    f"({', '.join(closest)}, {best} link(s) away), not {src}",
                     player=seat,
                     closest=closest,
                     distance=best,
@@ -122,7 +123,8 @@ def consume_coal(
             if not connected_to_merchant(state, origins):
                 raise IllegalAction(
                     "coal.market",
-                    f"no connected coal mine has coal and {'/'.join(origins)} is not connected to a merchant, so coal cannot be bought",
+                    f"no connected coal mine has coal and {'/'.join(origins)} is not connected to a merchant, "
+                    "so coal cannot be bought",
                     player=seat,
                     origins=list(origins),
                 )

@@ -186,7 +186,8 @@ def apply_shortfall(state: GameState, a: Shortfall, policy: ChoicePolicy) -> Sho
         else:
             raise IllegalAction(
                 "shortfall.tiles",
-                f"£{remaining} is still owed and player {seat} still has tiles on the board; tiles must be removed until the shortfall is covered",
+                f"£{remaining} is still owed and player {seat} still has tiles on the board; "
+                "tiles must be removed until the shortfall is covered",
                 player=seat,
             )
         t = state.tiles.pop(ref)
@@ -201,7 +202,8 @@ def apply_shortfall(state: GameState, a: Shortfall, policy: ChoicePolicy) -> Sho
     if stated is not None and len(chosen) < len(stated):
         raise IllegalAction(
             "shortfall.tiles",
-            f"the shortfall was covered after {len(chosen)} tile(s); removing {stated[len(chosen)]} as well is not allowed",
+            f"the shortfall was covered after {len(chosen)} tile(s); "
+            f"removing {stated[len(chosen)]} as well is not allowed",
             player=seat,
         )
     if remaining > 0:

@@ -136,6 +136,7 @@ class GameLog:
             )
         chance = data.get("chance")
         _check_chance(chance, len(names), fail)
+        assert isinstance(chance, dict)
         raw_actions = data.get("actions")
         if not isinstance(raw_actions, list):
             raise fail("'actions' must be a list", "actions")
@@ -151,6 +152,8 @@ class GameLog:
         if result is not None and not isinstance(result, dict):
             raise fail("'result' must be an object", "result")
         source = data.get("source")
+        if source is not None and not isinstance(source, dict):
+            raise fail("'source' must be an object", "source")
         log = cls(tuple(names), chance, actions, edition, options, result, source, file)
         log.rules()  # checks the overrides
         return log

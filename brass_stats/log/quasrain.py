@@ -41,7 +41,8 @@ class ConversionError(LogFormatError):
     """A record could not be converted: names the record, the action's ``seq`` and the field."""
 
     def __init__(self, message: str, *, record: str, seq: int | None = None, field: str | None = None) -> None:
-        where = ", ".join(x for x in (f"seq {seq}" if seq is not None else "", f"field {field!r}" if field else "") if x)
+        parts = (f"seq {seq}" if seq is not None else "", f"field {field!r}" if field else "")
+        where = ", ".join(x for x in parts if x)
         super().__init__(message, file=record, where=where or None)
         self.seq = seq
         self.field = field
@@ -109,10 +110,11 @@ class QuasrainPolicy(ChoicePolicy):
         if what == choice.BEER_SOURCE:
             sale = context.get("sale")
             if sale is not None and self.merchant_beer.get(sale.tile) and MERCHANT in opts:
-                return opts[opts.index(MERCHANT)]  # type: ignore[arg-type]
+                return opts[opts.index(MERCHANT)]
             breweries = [o for o in opts if o != MERCHANT]
             if not breweries:
-                raise IllegalAction("beer.source", "the record does not use merchant beer and no brewery has beer", player=seat)
+                msg = "the record does not use merchant beer and no brewery has beer"
+                raise IllegalAction("beer.source", msg, player=seat)
             return min(breweries, key=lambda r: (state.tiles[str(r)].owner != seat, _server_sort_key(str(r))))
         if what == choice.MERCHANT_TILE:
             return max(opts, key=lambda label: int(str(label).rpartition(":")[2]))  # the rightmost barrel
@@ -127,7 +129,7 @@ class QuasrainPolicy(ChoicePolicy):
 class _Mapper:
     """Maps one record action's fields to project identifiers, naming the field on failure."""
 
-    def __init__(self, record: str, seq: int) -> None:
+    def __init__(self, record: str, seq: int | None) -> None:
         self.record, self.seq = record, seq
         self.t = tables()
 
@@ -354,7 +356,8 @@ def convert(record: Mapping[str, Any], setup: Mapping[str, Any], record_name: st
         try:
             replay.push(action)
         except IllegalAction as e:
-            raise ConversionError(f"illegal action: {e.message} [{e.rule}]", record=record_name, seq=seq, field="action") from None
+            msg = f"illegal action: {e.message} [{e.rule}]"
+            raise ConversionError(msg, record=record_name, seq=seq, field="action") from None
         except LogFormatError as e:
             raise ConversionError(e.message, record=record_name, seq=seq) from None
     _settle_shortfalls(replay, record_name, None)

@@ -195,9 +195,7 @@ class Store:
             if all(c in schema.names for c in PARTITION_COLUMNS):
                 select = f'SELECT * FROM "{name}"'
             else:
-                select = (
-                    f'SELECT t.*, g.edition, g.player_count FROM "{name}" t JOIN games g USING (game_id)'
-                )
+                select = f'SELECT t.*, g.edition, g.player_count FROM "{name}" t JOIN games g USING (game_id)'
             target = out / name
             tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out))
             shutil.rmtree(tmp)

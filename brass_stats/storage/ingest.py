@@ -18,7 +18,6 @@ from typing import Any
 
 import pyarrow as pa
 
-from ..engine.rulebook import RULES
 from ..errors import IllegalAction, LogFormatError
 from ..log.format import GameLog
 from ..replay import Replay

@@ -376,7 +376,9 @@ def _action_row(gid: str, step: Step, before: GameState, after: GameState) -> di
         src = s["source"]
         where = src if src in ("market", "merchant") else "own" if s["owner"] == seat else "opponents"
         counts[f"{s['resource']}_from_{where}"] += 1
-    spent = -sum(e.amount for e in step.effects if e.kind == "money" and e.seat == seat and e.amount < 0 and e.cause != "income")
+    spent = -sum(
+        e.amount for e in step.effects if e.kind == "money" and e.seat == seat and e.amount < 0 and e.cause != "income"
+    )
     row: dict[str, Any] = {
         "game_id": gid,
         "action_index": step.index,
@@ -593,7 +595,9 @@ def _board(replay: Replay, gid: str) -> list[dict[str, Any]]:
 # -- without a database ------------------------------------------------------------------
 
 
-def frames(replay: Replay, backend: Literal["pandas", "polars"] = "pandas", source_file: str | None = None) -> dict[str, Any]:
+def frames(
+    replay: Replay, backend: Literal["pandas", "polars"] = "pandas", source_file: str | None = None
+) -> dict[str, Any]:
     """The tables of :func:`game_tables` as pandas or polars DataFrames, without any database."""
     tables = game_tables(replay, source_file)
     if backend == "pandas":

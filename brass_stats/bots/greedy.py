@@ -1,0 +1,361 @@
+"""A one-ply greedy player: try every legal action, keep the one whose result looks best.
+
+:class:`GreedyBot` applies each legal action to a copy of the state
+(:func:`~brass_stats.engine.turn.apply_action` never changes its input) and
+scores the resulting position for the acting seat with :func:`evaluate`. It
+picks the highest score; exact ties are broken with the ``rng`` it is given, so
+a game is fully determined by its seed.
+
+The evaluation (all terms in victory points)
+---------------------------------------------
+
+``evaluate(state, seat)`` estimates the VP the seat will have at the end of
+the game if play went on "normally" from here:
+
+* **banked VP**: VP already on the track.
+* **pending era score**: :func:`~brass_stats.engine.scoring.potential_vp`,
+  the link and flipped-tile VP the seat would score if the era ended now
+  (weight 1: it is a lower bound of what this era's scoring gives).
+* **Rail-Era rescoring**: in the Canal Era, flipped tiles of level 2 or more
+  stay on the board and score again at the end of the Rail Era
+  (``carry`` × their VP).
+* **unflipped tiles**: each own unflipped tile is worth
+  ``P(flip) × (its VP [+ rescoring] + link icons next to own links + income it
+  adds)``. ``P(flip)`` depends on the tile: a cotton mill, manufacturer or
+  pottery is likely to sell when it is connected to a merchant that buys it and
+  beer is reachable (``p_sell_ready``), less so when not (``p_sell_connected``,
+  ``p_sell_unconnected``); coal mines, iron works and breweries flip when others
+  use them (``p_resource``). The probability shrinks as the era's remaining
+  actions run out; a level-1 tile still unflipped when the Canal Era ends is
+  lost, a higher level one can still flip in the Rail Era.
+* **link growth**: own links gain VP when tiles next to them flip:
+  ``link_growth`` × (link icons of unflipped tiles and a guess for empty slots
+  in the towns they touch), scaled by the era's remaining actions.
+* **reach**: ``reach`` × number of locations in the seat's network (where
+  industry cards can build).
+* **income**: income level × income payouts still to come × ``income``
+  (VP per £ of future income).
+* **money**: £ × a value per £ that is ``money`` while the seat has plenty of
+  actions left and falls towards ``money_floor`` (a tie-break) when its last
+  actions run out, plus a ``liquidity`` bonus on the first ``liquid_pounds``
+  (a player with no cash cannot act; this is what makes loans attractive when
+  broke and unattractive late, together with the income term).
+* **mat**: ``develop`` × tiles that block the mat (a level-1 tile in the Rail
+  Era, or a 1-VP pottery) in front of better tiles: developing them away is
+  rewarded, building through them is not penalised.
+* **hand**: ``hand`` × a small usefulness score of the cards kept (wild
+  cards, location cards with a free slot the seat can use, industry cards of
+  industries it can still build). It mostly decides *which* card to discard.
+* **opponents**: ``opponents`` × the best opponent's evaluation is subtracted
+  (0 by default: the bot plays for its own score).
+
+At the end of the game the evaluation is the final VP, then income level and
+money as tie-breaks (the official ranking).
+
+Speed
+-----
+
+Actions that differ only in the discarded card lead to the same board, so the
+board is evaluated once per such group and only the hand term is recomputed
+per card. When a turn offers more than ``sell_cap`` different Sell actions, only
+the ``sell_cap`` that flip the most tiles (then earn the most VP and income
+immediately) are evaluated; the rest are never chosen, so the bot never picks
+anything that is not in ``legal_actions``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..engine.actions import Action, Scout, Sell
+from ..engine.board import _adjacency, distances_from, network
+from ..engine.scoring import potential_vp
+from ..engine.state import GameState
+from ..engine.turn import apply_action
+from ..rules_data import SELLABLE, WILD_CARDS, WILD_INDUSTRY, WILD_LOCATION, card_industries, card_location
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Tunable weights of :func:`evaluate` (see the module docstring); all in VP."""
+
+    money: float = 0.35
+    money_floor: float = 0.01
+    debt: float = 1.0
+    spend_per_action: float = 8.0
+    liquidity: float = 0.25
+    liquid_pounds: int = 15
+    income: float = 0.8
+    carry: float = 1.0
+    p_sell_ready: float = 0.85
+    p_sell_connected: float = 0.6
+    p_sell_unconnected: float = 0.35
+    p_cube: float = 0.8
+    p_cube_isolated: float = 0.6
+    income_delay: float = 0.5
+    shortfall: float = 1.5
+    p_rail_later: float = 0.5
+    link_growth: float = 0.35
+    reach: float = 0.15
+    develop: float = 1.0
+    hand: float = 0.3
+    opponents: float = 0.0
+    sell_cap: int = 40
+
+
+DEFAULT_WEIGHTS = Weights()
+# how many own actions count as "plenty" when valuing money
+_ACTIONS_FOR_FULL_MONEY = 6.0
+# a guess of the link icons an empty slot will bring
+_EMPTY_SLOT_ICONS = 0.5
+
+
+class GreedyBot:
+    """One-ply greedy player; see the module docstring for the evaluation."""
+
+    name = "greedy"
+
+    def __init__(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        self.weights = weights
+
+    def choose(self, state: GameState, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        seat = state.current_player
+        assert seat is not None
+        w = self.weights
+        groups = _group_by_board(legal_actions)
+        groups = _cap_sells(state, seat, groups, w.sell_cap)
+        hand = list(state.players[seat].hand)
+        best: list[Action] = []
+        best_value = float("-inf")
+        for variants in groups.values():
+            after, _ = apply_action(state, variants[0])
+            board = evaluate(after, seat, w, include_hand=False)
+            for a in variants:
+                value = board + w.hand * hand_value(state, seat, _hand_after(hand, a))
+                if value > best_value + 1e-9:
+                    best_value, best = value, [a]
+                elif value > best_value - 1e-9:
+                    best.append(a)
+        return best[0] if len(best) == 1 else rng.choice(best)
+
+
+# -- grouping ---------------------------------------------------------------------
+
+
+def _board_key(a: Action) -> object:
+    """What an action does to the board, ignoring which card it discards."""
+    if isinstance(a, Scout):
+        return ("scout",)
+    if hasattr(a, "card"):
+        return dataclasses.replace(a, card="")  # type: ignore[call-arg]
+    return a
+
+
+def _group_by_board(actions: Sequence[Action]) -> dict[object, list[Action]]:
+    groups: dict[object, list[Action]] = {}
+    for a in actions:
+        groups.setdefault(_board_key(a), []).append(a)
+    return groups
+
+
+def _cap_sells(state: GameState, seat: int, groups: dict[object, list[Action]], cap: int) -> dict[object, list[Action]]:
+    sells = [k for k, v in groups.items() if isinstance(v[0], Sell)]
+    if len(sells) <= cap:
+        return groups
+
+    def merit(k: object) -> tuple[int, int]:
+        a = groups[k][0]
+        assert isinstance(a, Sell)
+        vp = sum(state.level_info(state.tiles[s.tile]).vp for s in a.sales)
+        return len(a.sales), vp
+
+    keep = set(sorted(sells, key=merit, reverse=True)[:cap])  # sorted() is stable: ties keep list order
+    return {k: v for k, v in groups.items() if not isinstance(v[0], Sell) or k in keep}
+
+
+def _hand_after(hand: list[str], a: Action) -> list[str]:
+    out = list(hand)
+    for c in a.cards:
+        out.remove(c)
+    if isinstance(a, Scout):
+        out += [WILD_LOCATION, WILD_INDUSTRY]
+    return out
+
+
+# -- evaluation -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Horizon:
+    """How much of the game is left, from one seat's point of view."""
+
+    payouts: int  # income payouts still to come
+    own_actions_era: float  # actions the seat still takes this era
+    all_actions_era: float  # actions everyone still takes this era
+    own_actions_game: float
+
+
+def horizon(state: GameState, seat: int) -> Horizon:
+    n = state.num_players
+    per_era = state.rules.rounds_per_era[n]
+    rounds_left = per_era - state.era_round + 1  # including the current one
+    canal = state.era == "canal"
+    payouts = rounds_left + per_era - 1 if canal else rounds_left - 1
+    own = len(state.players[seat].hand) + len(state.deck) / n
+    everyone = sum(len(p.hand) for p in state.players) + len(state.deck)
+    rail_actions = 2.0 * per_era if canal else 0.0
+    return Horizon(payouts, own, everyone, own + rail_actions)
+
+
+def evaluate(state: GameState, seat: int, w: Weights = DEFAULT_WEIGHTS, include_hand: bool = True) -> float:
+    """Estimated final VP of ``seat`` from this position (see the module docstring); minus opponents if weighted."""
+    own = _evaluate_seat(state, seat, w, include_hand)
+    if w.opponents and not state.game_over:
+        others = [_evaluate_seat(state, s, w, include_hand) for s in range(state.num_players) if s != seat]
+        own -= w.opponents * max(others)
+    return own
+
+
+def _evaluate_seat(state: GameState, seat: int, w: Weights, include_hand: bool) -> float:
+    p = state.players[seat]
+    level = state.income_level(seat)
+    if state.game_over:
+        return p.vp + 0.01 * level + 0.0001 * p.money
+    rules = state.rules
+    canal = state.era == "canal"
+    h = horizon(state, seat)
+    link_vp, tile_vp = potential_vp(state, seat)
+    value = float(p.vp + link_vp + tile_vp)
+
+    # tiles
+    own_era = min(1.0, h.own_actions_era / 3.0)
+    all_era = min(1.0, h.all_actions_era / 8.0)
+    expected_level = float(level)
+    own_links_at: dict[str, int] = {}
+    for lid, owner in state.links.items():
+        if owner == seat:
+            for loc in rules.links[lid].connects:
+                own_links_at[loc] = own_links_at.get(loc, 0) + 1
+    for ref, t in state.tiles.items():
+        if t.owner != seat:
+            continue
+        info = state.level_info(t)
+        rescored = canal and t.level >= 2
+        if t.flipped:
+            if rescored:
+                value += w.carry * info.vp
+            continue
+        loc = ref.split(":", 1)[0]
+        if t.industry in SELLABLE:
+            p_flip = _p_sell(state, seat, loc, t.industry, w) * own_era
+        elif t.industry == "coal_mine" and loc not in _adjacency(state):
+            p_flip = w.p_cube_isolated**t.resources * all_era
+        else:
+            p_flip = w.p_cube**t.resources * all_era
+        if rescored:
+            p_flip += (1.0 - p_flip) * w.p_rail_later
+        gain_vp = info.vp * (1.0 + (w.carry if rescored else 0.0)) + info.link_vp * own_links_at.get(loc, 0)
+        space = min(p.income_space + info.income_spaces, rules.max_income_space)
+        value += p_flip * gain_vp
+        expected_level += p_flip * w.income_delay * (rules.income_levels[space] - level)
+
+    # links: growth and reach
+    if own_links_at:
+        growth = 0.0
+        for loc, n in own_links_at.items():
+            L = rules.locations[loc]
+            if L.is_merchant:
+                continue
+            pending = 0.0
+            for s in L.slots:
+                t = state.tiles.get(s.ref)
+                if t is None:
+                    pending += _EMPTY_SLOT_ICONS
+                elif not t.flipped:
+                    pending += state.level_info(t).link_vp
+            growth += n * pending
+        value += w.link_growth * all_era * growth
+    value += w.reach * len(network(state, seat))
+
+    # money: cash now plus expected income, worth less beyond what the seat can still spend
+    cash = p.money + w.income * expected_level * h.payouts
+    spendable = w.spend_per_action * h.own_actions_game
+    if cash < 0:
+        value += w.debt * cash
+    else:
+        value += w.money * min(cash, spendable) + w.money_floor * max(0.0, cash - spendable)
+    active = min(1.0, h.own_actions_game / _ACTIONS_FOR_FULL_MONEY)
+    value += w.liquidity * active * min(p.money, w.liquid_pounds)
+    if h.payouts and p.money + level < 0:  # next income cannot be paid: tiles or VP will be lost
+        value += w.shortfall * (p.money + level)
+
+    value -= w.develop * _blocked_tiles(state, seat) * min(1.0, h.own_actions_game / 8.0)
+    if include_hand:
+        value += w.hand * hand_value(state, seat, p.hand)
+    return value
+
+
+def _p_sell(state: GameState, seat: int, loc: str, industry: str, w: Weights) -> float:
+    """Chance that an unflipped cotton mill / manufacturer / pottery at ``loc`` gets sold this era."""
+    dist = distances_from(state, (loc,))
+    buyers = [ms for ms in state.merchant_spaces if industry in ms.accepts and ms.location in dist]
+    if not buyers:
+        return w.p_sell_unconnected
+    if any(ms.beer for ms in buyers):
+        return w.p_sell_ready
+    for ref, t in state.tiles.items():
+        if t.industry == "brewery" and not t.flipped and t.resources > 0:
+            if t.owner == seat or ref.split(":", 1)[0] in dist:
+                return w.p_sell_ready
+    return w.p_sell_connected
+
+
+def _blocked_tiles(state: GameState, seat: int) -> int:
+    """Mat tiles in front of better ones that are worth developing away."""
+    p = state.players[seat]
+    rules = state.rules
+    blocked = 0
+    for ind, counts in p.mat.items():
+        levels = rules.industries[ind]
+        run = 0
+        for i, n in enumerate(counts):
+            if not n:
+                continue
+            info = levels[i]
+            junk = (state.era == "rail" and not info.rail_ok) or (ind == "pottery" and info.vp <= 1)
+            if not junk:
+                break
+            run += n
+        else:
+            run = 0  # nothing better behind: no reason to develop
+        blocked += run
+    return blocked
+
+
+def hand_value(state: GameState, seat: int, hand: Sequence[str]) -> float:
+    """How useful the cards are (0..1 each): wilds 1, others by whether they can still build something."""
+    p = state.players[seat]
+    rules = state.rules
+    buildable = {
+        ind
+        for ind in rules.industries
+        if (lvl := p.lowest_level(ind)) is not None and rules.level(ind, lvl).buildable_in(state.era)
+    }
+    total = 0.0
+    for card in hand:
+        if card in WILD_CARDS:
+            total += 1.0
+            continue
+        named = card_location(card)
+        if named is not None:
+            L = rules.locations[named]
+            free = any(s.ref not in state.tiles and buildable.intersection(s.industries) for s in L.slots)
+            total += 0.8 if free else 0.1
+        else:
+            total += 0.6 if buildable.intersection(card_industries(card)) else 0.1
+    return total

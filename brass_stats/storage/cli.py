@@ -1,0 +1,67 @@
+"""The ``replay`` and ``ingest`` commands (standalone click commands, registered on the main group).
+
+Exit status: 0 every game stored or already stored; 1 a game failed validation (it is in the
+``failures`` table); 2 no input files found (or a named file does not exist).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..validate import expand_paths
+from .ingest import IngestReport, ingest, replay_files
+
+MISSING = 2
+
+
+def _echo_report(report: IngestReport, parquet: Path | None) -> None:
+    for o in report.failures:
+        where = f" at action {o.action_index}" if o.action_index is not None else ""
+        click.echo(f"{o.file}: FAILED ({o.error_kind}{', ' + o.rule if o.rule else ''}){where}: {o.message}", err=True)
+    click.echo(report.summary())
+    if parquet is not None:
+        click.echo(f"parquet written to {parquet}")
+
+
+def _check_inputs(items: tuple[str, ...]) -> list[Path]:
+    files = expand_paths(items)
+    missing = [str(p) for p in files if not p.exists()]
+    if not files or missing:
+        click.echo("no game files found in: " + " ".join(missing or list(items)), err=True)
+        sys.exit(MISSING)
+    return files
+
+
+@click.command("replay")
+@click.argument("files", nargs=-1, required=True)
+@click.option("--db", required=True, type=click.Path(dir_okay=False, path_type=Path), help="DuckDB file to write to.")
+@click.option(
+    "--parquet", type=click.Path(file_okay=False, path_type=Path), help="Also export every table as Parquet here."
+)
+def replay_command(files: tuple[str, ...], db: Path, parquet: Path | None) -> None:
+    """Replay game logs and store their tables in a DuckDB file."""
+    paths = _check_inputs(files)
+    report = replay_files(paths, db, parquet)
+    _echo_report(report, parquet)
+    sys.exit(report.exit_status)
+
+
+@click.command("ingest")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--db", required=True, type=click.Path(dir_okay=False, path_type=Path), help="DuckDB file to write to.")
+@click.option(
+    "--parquet", type=click.Path(file_okay=False, path_type=Path), help="Also export every table as Parquet here."
+)
+@click.option("--workers", type=int, default=None, help="Parallel replay processes (default: all cores).")
+def ingest_command(paths: tuple[str, ...], db: Path, parquet: Path | None, workers: int | None) -> None:
+    """Import every game log under DIR_OR_GLOB... (files, directories, glob patterns) into a DuckDB file.
+
+    Games already stored are skipped; games that fail validation are recorded in the failures table.
+    """
+    files = _check_inputs(paths)
+    report = ingest(files, db, parquet, workers=workers, progress=sys.stderr.isatty())
+    _echo_report(report, parquet)
+    sys.exit(report.exit_status)

@@ -1,0 +1,525 @@
+"""The storage layer: per-game tables, the DuckDB store, Parquet export, bulk import and its commands.
+
+Values are checked against facts computable by hand: the published scores of the two golden games,
+the starting money plus every money change, the printed income track, and sums that must agree
+between tables.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pytest
+from click.testing import CliRunner
+
+from brass_stats.bots import RandomBot, play_game
+from brass_stats.engine.actions import Loan
+from brass_stats.engine.scoring import potential_vp
+from brass_stats.log.format import GameLog
+from brass_stats.replay import Replay, replay
+from brass_stats.rules_data import INDUSTRIES
+from brass_stats.storage import SCHEMAS, Store, frames, game_id, game_tables, ingest, replay_files
+from brass_stats.storage.cli import ingest_command, replay_command
+from brass_stats.storage.duckdb_store import PARTITION_COLUMNS
+
+from conftest import GOLDEN_GAMES, convert_golden
+
+PUBLISHED = {
+    # game: (canal-era end VP by seat, final VP by seat): the published results
+    "wq9gs6-2p": ([41, 48], [215, 180]),
+    "gm7vza-4p": ([37, 45, 39, 47], [152, 141, 129, 130]),
+}
+RANDOM_GAMES = ((2, 11), (3, 12), (4, 13))  # (players, seed)
+STARTING_MONEY = 17
+
+
+def _random_log(players: int, seed: int) -> GameLog:
+    return play_game([RandomBot()] * players, seed)
+
+
+@pytest.fixture(scope="module")
+def replays() -> dict[str, Replay]:
+    out = {name: replay(convert_golden(name)) for name in GOLDEN_GAMES}
+    for n, seed in RANDOM_GAMES:
+        out[f"random-{n}p-{seed}"] = replay(_random_log(n, seed))
+    for r in out.values():
+        assert r.error is None and r.finished
+    return out
+
+
+@pytest.fixture(scope="module")
+def tables(replays: dict[str, Replay]) -> dict[str, dict[str, pa.Table]]:
+    return {name: game_tables(r, f"{name}.json") for name, r in replays.items()}
+
+
+@pytest.fixture(scope="module")
+def logs_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("logs")
+    for name in GOLDEN_GAMES:
+        convert_golden(name).save(d / f"{name}.json")
+    for n, seed in RANDOM_GAMES:
+        _random_log(n, seed).save(d / f"random-{n}p-{seed}.json")
+    return d
+
+
+def rows(t: pa.Table) -> list[dict]:
+    return t.to_pylist()
+
+
+def all_games(names: list[str] | None = None) -> Iterator[str]:
+    yield from names or [*GOLDEN_GAMES, *(f"random-{n}p-{s}" for n, s in RANDOM_GAMES)]
+
+
+# -- per-game tables ----------------------------------------------------------------------
+
+
+def test_tables_follow_the_declared_schemas(tables: dict[str, dict[str, pa.Table]]) -> None:
+    for t in tables.values():
+        assert list(t) == list(SCHEMAS)
+        for name, schema in SCHEMAS.items():
+            assert t[name].schema.equals(schema), name
+            assert t[name].num_rows > 0, name
+
+
+@pytest.mark.parametrize("name", GOLDEN_GAMES)
+def test_golden_era_scores_match_the_published_scores(tables: dict[str, dict[str, pa.Table]], name: str) -> None:
+    canal, final = PUBLISHED[name]
+    es = rows(tables[name]["era_scores"])
+    by = {(r["era"], r["seat"]): r for r in es}
+    assert [by[("canal", s)]["vp_gained_in_era"] for s in range(len(canal))] == canal
+    assert [by[("canal", s)]["vp_at_era_end"] for s in range(len(canal))] == canal
+    assert [by[("rail", s)]["vp_at_era_end"] for s in range(len(final))] == final
+    players = sorted(rows(tables[name]["players"]), key=lambda r: r["seat"])
+    assert [p["final_vp"] for p in players] == final
+    assert [p["canal_era_vp"] for p in players] == canal
+
+
+def test_era_score_parts_add_up_to_final_vp(tables: dict[str, dict[str, pa.Table]]) -> None:
+    for name in all_games():
+        t = tables[name]
+        total: Counter[int] = Counter()
+        for r in rows(t["era_scores"]):
+            assert r["tile_vp"] == sum(r[f"tile_vp_{ind}"] for ind in INDUSTRIES)
+            parts = r["link_vp"] + r["tile_vp"] + r["merchant_bonus_vp"] - r["shortfall_vp_lost"]
+            assert parts == r["vp_gained_in_era"], (name, r)
+            assert r["shortfall_vp_lost"] >= 0
+            total[r["seat"]] += parts
+        for p in rows(t["players"]):
+            assert total[p["seat"]] == p["final_vp"], name
+
+
+def test_era_end_board_scores_what_era_scores_says(tables: dict[str, dict[str, pa.Table]]) -> None:
+    """The board kept for the end of an era is the one scored: its pieces' VP add up to the era's scoring."""
+    for name in all_games():
+        t = tables[name]
+        board: Counter[tuple[str, int, str]] = Counter()
+        for r in rows(t["board"]):
+            if r["before_scoring"]:
+                board[(r["era"], r["owner"], r["piece"])] += r["vp_if_scored"]
+        for r in rows(t["era_scores"]):
+            assert board[(r["era"], r["seat"], "link")] == r["link_vp"], (name, r["era"], r["seat"])
+            assert board[(r["era"], r["seat"], "tile")] == r["tile_vp"], (name, r["era"], r["seat"])
+
+
+def test_canal_era_board_is_taken_before_level_one_tiles_leave(
+    replays: dict[str, Replay], tables: dict[str, dict[str, pa.Table]]
+) -> None:
+    for name in all_games():
+        removed = sum(1 for s in replays[name].steps for e in s.effects if e.cause == "canal_era_end")
+        canal_end = [r for r in rows(tables[name]["board"]) if r["before_scoring"] and r["era"] == "canal"]
+        assert sum(1 for r in canal_end if r["piece"] == "tile" and r["level"] == 1) == removed
+        assert {r["round"] for r in canal_end} == {max(r["round"] for r in canal_end)}
+
+
+def test_board_rows_are_at_round_ends(replays: dict[str, Replay], tables: dict[str, dict[str, pa.Table]]) -> None:
+    for name in all_games():
+        r = replays[name]
+        ends = {s.index for s in r.steps if s.state.game_over or s.state.round != s.round}  # type: ignore[union-attr]
+        got = rows(tables[name]["board"])
+        assert {b["action_index"] for b in got} <= ends
+        last = r.steps[-1].index
+        final_board = [b for b in got if b["action_index"] == last]
+        assert all(b["before_scoring"] and b["era"] == "rail" for b in final_board)
+        rail_links = {lid for lid in r.state.era_boards["rail"][1]}
+        assert {b["link_id"] for b in final_board if b["piece"] == "link"} == rail_links
+
+
+def test_snapshot_money_is_starting_money_plus_money_effects(
+    replays: dict[str, Replay], tables: dict[str, dict[str, pa.Table]]
+) -> None:
+    for name in all_games():
+        money: defaultdict[int, int] = defaultdict(lambda: STARTING_MONEY)
+        vp: defaultdict[int, int] = defaultdict(int)
+        effects_by_action: defaultdict[int, list[dict]] = defaultdict(list)
+        for e in rows(tables[name]["effects"]):
+            effects_by_action[e["action_index"]].append(e)
+        snaps = defaultdict(list)
+        for s in rows(tables[name]["turn_snapshots"]):
+            snaps[s["action_index"]].append(s)
+        n = replays[name].initial.num_players
+        for i in range(len(replays[name].steps)):
+            for e in effects_by_action[i]:
+                if e["kind"] == "money":
+                    money[e["seat"]] += e["amount"]
+                elif e["kind"] == "vp":
+                    vp[e["seat"]] += e["amount"]
+            assert sorted(s["seat"] for s in snaps[i]) == list(range(n))
+            for s in snaps[i]:
+                assert s["money"] == money[s["seat"]], (name, i, s["seat"])
+                assert s["vp"] == vp[s["seat"]], (name, i, s["seat"])
+
+
+def test_snapshot_income_level_is_read_off_the_income_track(
+    replays: dict[str, Replay], tables: dict[str, dict[str, pa.Table]]
+) -> None:
+    for name in all_games():
+        rules = replays[name].initial.rules
+        for s in rows(tables[name]["turn_snapshots"]):
+            assert s["income_level"] == rules.income_level(s["income_space"])
+
+
+def test_snapshots_agree_with_the_replayed_states(
+    replays: dict[str, Replay], tables: dict[str, dict[str, pa.Table]]
+) -> None:
+    for name in all_games():
+        r = replays[name]
+        for s in rows(tables[name]["turn_snapshots"]):
+            step = r.steps[s["action_index"]]
+            st = step.state
+            assert st is not None
+            p = st.players[s["seat"]]
+            assert (s["potential_link_vp"], s["potential_tile_vp"]) == potential_vp(st, s["seat"])
+            own = [t for t in st.tiles.values() if t.owner == s["seat"]]
+            assert s["tiles_on_board"] == len(own) == sum(s[f"tiles_{ind}"] for ind in INDUSTRIES)
+            assert s["flipped_tiles"] == sum(t.flipped for t in own)
+            by_level = json.loads(s["tiles_by_level"])
+            assert sum(n for lv in by_level.values() for n in lv.values()) == len(own)
+            assert s["links_on_board"] == sum(1 for o in st.links.values() if o == s["seat"])
+            assert s["cards_in_hand"] == len(p.hand)
+            assert s["loans"] == p.loans
+            ends_round = st.game_over or st.round != step.round or st.phase == "shortfall"
+            ends_round = ends_round or step.action.TYPE == "shortfall"
+            if not ends_round:  # at a round's end the Character tiles are reset; the column keeps the round's sum
+                assert s["spent_this_round"] == p.spent
+            assert s["actor"] == step.action.player
+
+
+def test_end_of_turn_marks_one_turn_per_player_per_round(
+    replays: dict[str, Replay], tables: dict[str, dict[str, pa.Table]]
+) -> None:
+    for name in all_games():
+        r = replays[name]
+        acts = rows(tables[name]["actions"])
+        turns = Counter((a["round"], a["seat"]) for a in acts if a["end_of_turn"] and a["action_type"] != "shortfall")
+        n = r.initial.num_players
+        assert set(turns.values()) == {1}
+        assert len(turns) == r.state.round * n
+        assert acts[-1]["end_of_turn"]
+        snaps = rows(tables[name]["turn_snapshots"])
+        flags = {a["action_index"]: a["end_of_turn"] for a in acts}
+        assert all(s["end_of_turn"] == flags[s["action_index"]] for s in snaps)
+        # the first canal round has one action per turn
+        assert all(a["end_of_turn"] for a in acts if a["round"] == 1)
+
+
+def test_actions_table(replays: dict[str, Replay], tables: dict[str, dict[str, pa.Table]]) -> None:
+    for name in all_games():
+        r = replays[name]
+        acts = rows(tables[name]["actions"])
+        assert [a["action_index"] for a in acts] == list(range(len(r.log.actions)))
+        for a, step in zip(acts, r.steps, strict=True):
+            assert json.loads(a["action_json"]) == step.action.to_json()
+            assert a["seat"] == step.action.player and a["action_type"] == step.action.TYPE
+            sources = json.loads(a["resource_sources"])
+            for res in ("coal", "iron", "beer"):
+                used = [e for e in step.effects if e.kind == f"{res}_used"]
+                places = ("own", "opponents", "merchant" if res == "beer" else "market")
+                assert sum(a[f"{res}_from_{p}"] for p in places) == len(used)
+                assert sum(1 for s in sources if s["resource"] == res) == len(used)
+            paid = [e.amount for e in step.effects if e.kind == "money" and e.cause not in ("income",) and e.amount < 0]
+            assert a["money_spent"] == -sum(paid) >= 0
+            if a["action_type"] == "build":
+                assert a["locations"] == [step.action.location]  # type: ignore[attr-defined]
+                assert a["level"] is not None and a["industry"] == step.action.industry  # type: ignore[attr-defined]
+            if a["action_type"] == "scout":
+                assert a["card"].count(",") == 2
+        first = r.initial.turn_order
+        assert {p["seat"]: p["start_turn_position"] for p in rows(tables[name]["players"])} == {
+            s: first.index(s) for s in first
+        }
+
+
+def test_effects_table_holds_every_effect(replays: dict[str, Replay], tables: dict[str, dict[str, pa.Table]]) -> None:
+    for name in all_games():
+        r = replays[name]
+        eff = rows(tables[name]["effects"])
+        assert len(eff) == sum(len(s.effects) for s in r.steps)
+        for e in eff:
+            src = r.steps[e["action_index"]].effects[e["effect_index"]]
+            assert (e["kind"], e["seat"], e["amount"], e["cause"]) == (src.kind, src.seat, src.amount, src.cause)
+            assert json.loads(e["detail"]) == src.detail
+
+
+def test_players_rank_and_winner_are_consistent(tables: dict[str, dict[str, pa.Table]]) -> None:
+    for name in all_games():
+        players = rows(tables[name]["players"])
+        game = rows(tables[name]["games"])[0]
+        key = {p["seat"]: (p["final_vp"], p["final_income_level"], p["final_money"]) for p in players}
+        for p in players:
+            assert p["rank"] == 1 + sum(1 for k in key.values() if k > key[p["seat"]])
+        top = max(p["final_vp"] for p in players)
+        winners = [p["name"] for p in sorted(players, key=lambda p: p["seat"]) if p["rank"] == 1]
+        assert winners and all(p["final_vp"] == top for p in players if p["rank"] == 1)
+        assert game["winner"] == " & ".join(winners)
+        assert game["player_count"] == len(players)
+        assert game["n_actions"] == tables[name]["actions"].num_rows
+        final = json.loads(game["replayed_result"])["final"]
+        assert [(f["seat"], f["vp"], f["rank"]) for f in final] == [
+            (p["seat"], p["final_vp"], p["rank"]) for p in players
+        ]
+
+
+def test_golden_games_record_their_declared_result(tables: dict[str, dict[str, pa.Table]]) -> None:
+    for name in GOLDEN_GAMES:
+        game = rows(tables[name]["games"])[0]
+        assert game["seed"] == "explicit"
+        declared, replayed = json.loads(game["declared_result"]), json.loads(game["replayed_result"])
+        assert [d["vp"] for d in declared["final"]] == [f["vp"] for f in replayed["final"]]
+        assert declared["rail_era_start"]["vp"] == replayed["rail_era_start"]["vp"]
+    for n, seed in RANDOM_GAMES:
+        game = rows(tables[f"random-{n}p-{seed}"]["games"])[0]
+        assert game["seed"] == str(seed) and game["declared_result"] is None
+
+
+def test_game_id_is_stable_and_content_based() -> None:
+    a, b = convert_golden(GOLDEN_GAMES[0]), convert_golden(GOLDEN_GAMES[0])
+    assert game_id(a) == game_id(b)
+    assert len(game_id(a)) == 16
+    b.source, b.result, b.file = None, None, "elsewhere.json"
+    assert game_id(b) == game_id(a)
+    assert game_id(convert_golden(GOLDEN_GAMES[1])) != game_id(a)
+    assert game_id(_random_log(2, 1)) != game_id(_random_log(2, 2))
+
+
+def test_game_tables_needs_a_finished_replay_with_states() -> None:
+    log = _random_log(2, 11)
+    with pytest.raises(ValueError, match="keep_states"):
+        game_tables(replay(log, keep_states=False), None)
+    short = GameLog(log.players, log.chance, log.actions[:10])
+    with pytest.raises(ValueError, match="end of the game"):
+        game_tables(replay(short), None)
+
+
+@pytest.mark.parametrize("backend", ["pandas", "polars"])
+def test_frames_without_a_database(replays: dict[str, Replay], backend: str) -> None:
+    f = frames(replays[GOLDEN_GAMES[1]], backend)  # type: ignore[arg-type]
+    assert list(f) == list(SCHEMAS)
+    for name, schema in SCHEMAS.items():
+        assert list(f[name].columns) == schema.names
+    kind = pd.DataFrame if backend == "pandas" else pl.DataFrame
+    assert isinstance(f["actions"], kind)
+    assert len(f["turn_snapshots"]) == 124 * 4
+    with pytest.raises(ValueError):
+        frames(replays[GOLDEN_GAMES[1]], "spark")  # type: ignore[arg-type]
+
+
+# -- the store ------------------------------------------------------------------------------
+
+
+def _rows_of_game(store: Store, gid: str) -> dict[str, int]:
+    return {
+        name: store.con.execute(f'SELECT count(*) FROM "{name}" WHERE game_id = ?', [gid]).fetchone()[0]  # type: ignore[index]
+        for name in SCHEMAS
+    }
+
+
+def test_store_writes_each_table_once(tmp_path: Path, tables: dict[str, dict[str, pa.Table]]) -> None:
+    t = tables[GOLDEN_GAMES[0]]
+    gid = t["games"]["game_id"][0].as_py()
+    with Store(tmp_path / "g.duckdb") as s:
+        assert not s.has_game(gid)
+        assert s.write_game(t)
+        assert s.has_game(gid)
+        assert not s.write_game(t)
+        assert _rows_of_game(s, gid) == {name: t[name].num_rows for name in SCHEMAS}
+    with Store(tmp_path / "g.duckdb", read_only=True) as s:  # the file keeps it
+        assert s.has_game(gid)
+        got = s.con.execute("SELECT * FROM turn_snapshots ORDER BY action_index, seat").to_arrow_table()
+        want = t["turn_snapshots"].sort_by([("action_index", "ascending"), ("seat", "ascending")])
+        assert got.to_pylist() == want.to_pylist()
+
+
+def test_write_game_is_atomic(
+    tmp_path: Path, tables: dict[str, dict[str, pa.Table]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    t = tables[GOLDEN_GAMES[1]]
+    gid = t["games"]["game_id"][0].as_py()
+    with Store(tmp_path / "g.duckdb") as s:
+        s.write_game(tables[GOLDEN_GAMES[0]])
+        before = s.counts()
+        real = Store._insert
+        calls = []
+
+        def failing(self: Store, name: str, table: pa.Table) -> None:
+            calls.append(name)
+            if len(calls) > 1:
+                raise RuntimeError("disk full")
+            real(self, name, table)
+
+        monkeypatch.setattr(Store, "_insert", failing)
+        with pytest.raises(RuntimeError, match="disk full"):
+            s.write_game(t)
+        assert calls == ["games", "players"]
+        assert _rows_of_game(s, gid) == dict.fromkeys(SCHEMAS, 0)
+        assert s.counts() == before
+        monkeypatch.setattr(Store, "_insert", real)
+        assert s.write_game(t)  # the connection is usable and the game can still be stored
+        assert _rows_of_game(s, gid)["games"] == 1
+
+
+def test_record_failure_keeps_one_row_per_file(tmp_path: Path) -> None:
+    with Store(tmp_path / "g.duckdb") as s:
+        s.record_failure("a.json", "illegal", "coal.closest_mine", 12, "no", "abc")
+        s.record_failure("a.json", "format", "log.truncated", 40, "short", "abc")
+        s.record_failure("b.json", "format", "log.format", None, "bad JSON")
+        f = s.query("SELECT * FROM failures ORDER BY file")
+        assert list(f["file"]) == ["a.json", "b.json"]
+        assert list(f["rule"]) == ["log.truncated", "log.format"]
+        assert f["recorded_at"].notna().all()
+
+
+# -- ingest ---------------------------------------------------------------------------------
+
+
+def test_ingest_stores_every_game_and_reingest_stores_nothing(tmp_path: Path, logs_dir: Path) -> None:
+    db = tmp_path / "g.duckdb"
+    n = len(GOLDEN_GAMES) + len(RANDOM_GAMES)
+    first = ingest([logs_dir], db, workers=1, progress=False)
+    assert (first.stored, first.skipped, first.failed) == (n, 0, 0)
+    with Store(db) as s:
+        counts = s.counts()
+        assert counts["games"] == n and counts["failures"] == 0
+        ids = s.game_ids()
+    again = ingest([str(logs_dir / "*.json")], db, workers=1, progress=False)
+    assert (again.stored, again.skipped, again.failed) == (0, n, 0)
+    assert again.actions == 0  # skipped before replaying
+    with Store(db) as s:
+        assert s.counts() == counts
+    # a fresh conversion of a golden game is the same game
+    convert_golden(GOLDEN_GAMES[1]).save(tmp_path / "again.json")
+    third = replay_files([tmp_path / "again.json"], db)
+    assert (third.stored, third.skipped) == (0, 1)
+    assert game_id(convert_golden(GOLDEN_GAMES[1])) in ids
+
+
+def _corrupted_logs(d: Path) -> dict[str, Path]:
+    log = convert_golden(GOLDEN_GAMES[0])
+    out = {}
+    truncated = GameLog(log.players, log.chance, log.actions[:30], log.edition, log.options)
+    out["truncated"] = d / "truncated.json"
+    truncated.save(out["truncated"])
+    bad = list(log.actions)
+    i = 20
+    bad[i] = Loan(bad[i].player, "loc:nowhere")  # a card nobody holds
+    out["illegal"] = d / "illegal.json"
+    GameLog(log.players, log.chance, bad, log.edition, log.options).save(out["illegal"])
+    wrong = GameLog(log.players, log.chance, list(log.actions), log.edition, log.options, {"final": [{"seat": 0, "vp": 1}]})
+    out["result"] = d / "result.json"
+    wrong.save(out["result"])
+    out["json"] = d / "json.json"
+    out["json"].write_text('{"format": "brass-stats-log", ', encoding="utf-8")
+    return out
+
+
+def test_failing_games_go_to_failures_only(tmp_path: Path) -> None:
+    (tmp_path / "in").mkdir()
+    bad = _corrupted_logs(tmp_path / "in")
+    db = tmp_path / "g.duckdb"
+    report = ingest([tmp_path / "in"], db, workers=1, progress=False)
+    assert (report.stored, report.failed) == (0, 4)
+    assert report.exit_status == 1
+    with Store(db) as s:
+        counts = s.counts()
+        assert all(counts[name] == 0 for name in SCHEMAS)
+        f = s.query("SELECT file, error_kind, rule, action_index, game_id FROM failures")
+    got = {Path(r.file).stem: r for r in f.itertuples()}
+    assert set(got) == set(bad)
+    assert (got["truncated"].error_kind, got["truncated"].rule, got["truncated"].action_index) == (
+        "format",
+        "log.truncated",
+        30,
+    )
+    assert (got["illegal"].error_kind, got["illegal"].action_index) == ("illegal", 20)
+    assert got["illegal"].rule in ("turn.card_in_hand", "log.unknown_name")
+    assert (got["result"].error_kind, got["result"].rule) == ("result", "log.result")
+    assert (got["json"].error_kind, got["json"].rule) == ("format", "log.format")
+    assert pd.isna(got["json"].game_id) and isinstance(got["illegal"].game_id, str)
+
+
+def test_ingest_with_two_workers_matches_one(tmp_path: Path, logs_dir: Path) -> None:
+    one = ingest([logs_dir], tmp_path / "one.duckdb", workers=1, progress=False)
+    two = ingest([logs_dir], tmp_path / "two.duckdb", workers=2, progress=False)
+    assert (one.stored, one.failed) == (two.stored, two.failed)
+    with Store(tmp_path / "one.duckdb") as a, Store(tmp_path / "two.duckdb") as b:
+        assert a.counts() == b.counts()
+        q = "SELECT game_id, sum(money), sum(vp), count(*) FROM turn_snapshots GROUP BY game_id ORDER BY game_id"
+        assert a.con.execute(q).fetchall() == b.con.execute(q).fetchall()
+
+
+def test_parquet_export_is_readable_by_duckdb_polars_and_pandas(tmp_path: Path, logs_dir: Path) -> None:
+    db, out = tmp_path / "g.duckdb", tmp_path / "pq"
+    ingest([logs_dir], db, parquet_dir=out, workers=1, progress=False)
+    with Store(db) as s:
+        counts = s.counts()
+        per_count = dict(s.con.execute("SELECT player_count, count(*) FROM games GROUP BY 1").fetchall())
+    for name, schema in SCHEMAS.items():
+        files = list((out / name).glob("edition=*/player_count=*/*.parquet"))
+        assert {f.parent.name for f in files} == {f"player_count={n}" for n in per_count}, name
+        glob = str(out / name / "**" / "*.parquet")
+        d = duckdb.sql(f"SELECT * FROM read_parquet('{glob}', hive_partitioning = true)").df()
+        p = pl.read_parquet(glob, hive_partitioning=True)
+        pdf = pd.read_parquet(out / name)
+        for frame in (d, p, pdf):
+            assert len(frame) == counts[name], name
+            assert set(schema.names) | set(PARTITION_COLUMNS) == set(frame.columns), name
+        assert set(p["edition"].to_list()) == {"birmingham"}
+        assert sorted(set(p["player_count"].cast(pl.Int64).to_list())) == sorted(per_count)
+        assert sorted(set(pdf["player_count"].astype(int))) == sorted(per_count)
+    games = pl.read_parquet(str(out / "games" / "**" / "*.parquet"), hive_partitioning=True)
+    assert games.filter(pl.col("player_count") == 4).height == per_count[4]
+    # exporting again replaces the dataset instead of adding files
+    ingest([logs_dir], db, parquet_dir=out, workers=1, progress=False)
+    assert len(pd.read_parquet(out / "actions")) == counts["actions"]
+    assert (out / "failures.parquet").exists()
+
+
+# -- commands -------------------------------------------------------------------------------
+
+
+def test_commands_report_and_exit(tmp_path: Path, logs_dir: Path) -> None:
+    runner = CliRunner()
+    db = str(tmp_path / "g.duckdb")
+    golden = str(logs_dir / f"{GOLDEN_GAMES[0]}.json")
+    res = runner.invoke(replay_command, [golden, "--db", db])
+    assert res.exit_code == 0, res.output
+    assert "1 stored" in res.output
+    res = runner.invoke(ingest_command, [str(logs_dir), "--db", db, "--workers", "1", "--parquet", str(tmp_path / "p")])
+    assert res.exit_code == 0, res.output
+    assert f"{len(GOLDEN_GAMES) + len(RANDOM_GAMES) - 1} stored, 1 skipped" in res.output
+    assert (tmp_path / "p" / "games").is_dir()
+    (tmp_path / "bad").mkdir()
+    _corrupted_logs(tmp_path / "bad")
+    res = runner.invoke(ingest_command, [str(tmp_path / "bad"), "--db", db, "--workers", "2"])
+    assert res.exit_code == 1
+    assert "4 failed" in res.output
+    res = runner.invoke(ingest_command, [str(tmp_path / "nothing-*.json"), "--db", db])
+    assert res.exit_code == 2
+    res = runner.invoke(replay_command, [str(tmp_path / "missing.json"), "--db", db])
+    assert res.exit_code == 2
