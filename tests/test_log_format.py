@@ -335,7 +335,7 @@ def test_doc_replayable_example_replays() -> None:
     )
 
 
-def test_doc_replayable_example_is_reported_truncated(tmp_path: Path) -> None:
+def test_log_truncated_doc_replayable_example_is_a_game_in_progress(tmp_path: Path) -> None:
     path = tmp_path / "prefix.json"
     _doc_log("replays cleanly").save(path)
     result = CliRunner().invoke(main, ["validate", "--workers", "1", str(path)])
@@ -641,6 +641,32 @@ def test_explicit_rail_era_equal_to_the_seed() -> None:
     state = pass_through_canal_era(_explicit_game({"hands": want["rail_hands"], "deck": want["rail_deck"]}))
     seeded = pass_through_canal_era(new_game(NAMES[:2], SeededChance(3)))
     assert [p.hand for p in state.players] == [p.hand for p in seeded.players] == want["rail_hands"]
+
+
+def test_log_result_declared_result_is_checked(tmp_path: Path) -> None:
+    """Section 10: every stated key of ``final`` and ``rail_era_start`` is compared with the replay."""
+    log = convert_files(GOLDEN / "wq9gs6-2p.record.json", GOLDEN / "wq9gs6-2p.setup.json")
+    assert log.result is not None
+    r = Replay(log, keep_states=False).run()
+    assert r.error is None and r.check_result() == []
+    standings = {s.seat: s for s in r.standings()}
+    log.result["final"] = [
+        {"seat": s, "vp": st.vp, "income_level": st.income_level, "money": st.money, "rank": st.rank}
+        for s, st in standings.items()
+    ]
+    assert r.check_result() == []
+    log.result["final"][0]["vp"] += 1
+    log.result["final"][1]["rank"] = 3
+    log.result["rail_era_start"]["money"][1] -= 1
+    assert r.check_result() == [
+        f"seat 0 vp: declared {standings[0].vp + 1}, replayed {standings[0].vp}",
+        f"seat 1 rank: declared 3, replayed {standings[1].rank}",
+        "rail era start, seat 1 money: declared 55, replayed 56",
+    ]
+    path = tmp_path / "game.json"
+    log.save(path)
+    result = CliRunner().invoke(main, ["validate", "--workers", "1", str(path)])
+    assert result.exit_code == 1
 
 
 def test_new_game_needs_2_to_4_players() -> None:

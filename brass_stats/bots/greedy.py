@@ -90,14 +90,15 @@ class Weights:
     liquid_pounds: int = 15
     income: float = 0.8
     carry: float = 1.0
-    p_sell_ready: float = 0.85
-    p_sell_connected: float = 0.6
+    p_sell_ready: float = 0.9
+    p_sell_connected: float = 0.7
     p_sell_unconnected: float = 0.35
-    p_cube: float = 0.8
-    p_cube_isolated: float = 0.6
+    p_cube_canal: float = 0.6
+    p_cube_rail: float = 0.85
+    isolated_coal: float = 0.7
     income_delay: float = 0.5
     shortfall: float = 1.5
-    p_rail_later: float = 0.5
+    p_rail_later: float = 0.8
     link_growth: float = 0.35
     reach: float = 0.15
     develop: float = 1.0
@@ -253,16 +254,18 @@ def _evaluate_seat(state: GameState, seat: int, w: Weights, include_hand: bool) 
         loc = ref.split(":", 1)[0]
         if t.industry in SELLABLE:
             p_flip = _p_sell(state, seat, loc, t.industry, w) * own_era
-        elif t.industry == "coal_mine" and loc not in _adjacency(state):
-            p_flip = w.p_cube_isolated**t.resources * all_era
         else:
-            p_flip = w.p_cube**t.resources * all_era
-        if rescored:
-            p_flip += (1.0 - p_flip) * w.p_rail_later
-        gain_vp = info.vp * (1.0 + (w.carry if rescored else 0.0)) + info.link_vp * own_links_at.get(loc, 0)
+            p_flip = (w.p_cube_canal if canal else w.p_cube_rail) ** t.resources * all_era
+            if t.industry == "coal_mine" and loc not in _adjacency(state):
+                p_flip *= w.isolated_coal
+        value += p_flip * (info.vp + info.link_vp * own_links_at.get(loc, 0))
+        p_income = p_flip
+        if rescored:  # flipped this era: scores again in the Rail Era; else it may still flip then
+            later = (1.0 - p_flip) * w.p_rail_later
+            value += p_flip * w.carry * info.vp + later * info.vp
+            p_income += 0.5 * later
         space = min(p.income_space + info.income_spaces, rules.max_income_space)
-        value += p_flip * gain_vp
-        expected_level += p_flip * w.income_delay * (rules.income_levels[space] - level)
+        expected_level += p_income * w.income_delay * (rules.income_levels[space] - level)
 
     # links: growth and reach
     if own_links_at:
@@ -309,9 +312,13 @@ def _p_sell(state: GameState, seat: int, loc: str, industry: str, w: Weights) ->
     if any(ms.beer for ms in buyers):
         return w.p_sell_ready
     for ref, t in state.tiles.items():
-        if t.industry == "brewery" and not t.flipped and t.resources > 0:
-            if t.owner == seat or ref.split(":", 1)[0] in dist:
-                return w.p_sell_ready
+        if (
+            t.industry == "brewery"
+            and not t.flipped
+            and t.resources > 0
+            and (t.owner == seat or ref.split(":", 1)[0] in dist)
+        ):
+            return w.p_sell_ready
     return w.p_sell_connected
 
 

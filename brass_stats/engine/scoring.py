@@ -42,7 +42,9 @@ def score_era(state: GameState) -> None:
 
 
 def potential_vp(state: GameState, seat: int) -> tuple[int, int]:
-    """(link VP, flipped-tile VP) the player would score if the era ended now."""
+    """(link VP, flipped-tile VP) the player would score if the era ended now (nothing once the game is over)."""
+    if state.game_over:
+        return 0, 0
     links = sum(link_vp(state, lid) for lid, owner in state.links.items() if owner == seat)
     tiles = sum(state.level_info(t).vp for t in state.tiles.values() if t.owner == seat and t.flipped)
     return links, tiles

@@ -99,7 +99,7 @@ class Store:
 
     # -- reading -----------------------------------------------------------------------
     def has_game(self, game_id: str) -> bool:
-        return self.con.execute("SELECT 1 FROM games WHERE game_id = ?", [game_id]).fetchone() is not None
+        return bool(self.con.execute("SELECT 1 FROM games WHERE game_id = ?", [game_id]).fetchall())
 
     def game_ids(self) -> set[str]:
         return {r[0] for r in self.con.execute("SELECT game_id FROM games").fetchall()}
@@ -107,9 +107,7 @@ class Store:
     def count(self, table: str) -> int:
         if table not in SCHEMAS and table != "failures":
             raise ValueError(f"unknown table {table!r}")
-        row = self.con.execute(f'SELECT count(*) FROM "{table}"').fetchone()
-        assert row is not None
-        return int(row[0])
+        return int(self.con.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0])
 
     def counts(self) -> dict[str, int]:
         return {name: self.count(name) for name in [*SCHEMAS, "failures"]}
@@ -182,7 +180,7 @@ class Store:
 
     # -- export ------------------------------------------------------------------------
     def to_parquet(self, directory: str | Path) -> dict[str, Path]:
-        """Write every table as a Hive-partitioned Parquet dataset: ``DIR/<table>/edition=../player_count=../*.parquet``.
+        """Write each table as a Hive-partitioned Parquet dataset ``DIR/<table>/edition=../player_count=../*.parquet``.
 
         Tables without the partition columns get them from ``games``. Each table's folder is replaced as a
         whole (written next to it first), so readers never see a half-written table. ``failures`` is written

@@ -223,7 +223,7 @@ def _loc(ref: str) -> str:
 
 
 def _location_link_values(rules: RulesData, tiles: dict[str, Tile]) -> dict[str, int]:
-    """Link icons per location for a board (printed on merchants plus flipped tiles): see scoring.location_link_value."""
+    """Link icons per location on a board: printed (merchants) plus flipped tiles, as scoring.location_link_value."""
     extra: Counter[str] = Counter()
     for ref, t in tiles.items():
         if t.flipped:

@@ -1,0 +1,219 @@
+"""Per-game analysis over the stored tables: income curves, VP breakdowns, progression, key moments.
+
+Every function takes a DuckDB connection holding the storage tables and a game
+id, and returns a pandas DataFrame, so the same code serves a database of
+thousands of games and a single log replayed in memory (:func:`open_game`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+
+from ..errors import BrassError, LogFormatError
+from ..log.format import GameLog
+from ..replay import Replay
+from ..rules_data import INDUSTRIES
+from ..storage import Store, game_tables
+
+
+class GameNotFound(BrassError):
+    """The game named is neither a log file nor a game id in the database."""
+
+
+@dataclass
+class GameSource:
+    """A connection with the storage tables, and the id of the game to look at."""
+
+    con: duckdb.DuckDBPyConnection
+    game_id: str
+    replay: Replay | None = None  # kept when the game came from a log file
+
+
+def open_game(game: str, db: str | Path | None = None) -> GameSource:
+    """A log file (replayed in memory), or a game id / unique id prefix in the database ``db``."""
+    path = Path(game)
+    if path.suffix == ".json" or path.exists():
+        log = GameLog.load(path)
+        r = Replay(log).run()
+        if r.error is not None:
+            raise GameNotFound(f"{game}: cannot analyse a game with an illegal action: {r.error}")
+        if not r.finished:
+            raise GameNotFound(f"{game}: the game is not finished")
+        store = Store(":memory:")
+        store.write_game(game_tables(r, str(path)))
+        gid = store.con.execute("SELECT game_id FROM games").fetchone()[0]  # type: ignore[index]
+        return GameSource(store.con, gid, r)
+    if db is None:
+        raise GameNotFound(f"{game!r} is not a log file; give --db to look it up as a game id")
+    if not Path(db).exists():
+        raise GameNotFound(f"database {db} does not exist")
+    con = duckdb.connect(str(db), read_only=True)
+    rows = con.execute("SELECT game_id FROM games WHERE game_id LIKE ? ORDER BY game_id", [game + "%"]).fetchall()
+    if not rows:
+        raise GameNotFound(f"no game with id {game!r} in {db}")
+    if len(rows) > 1:
+        raise GameNotFound(f"{game!r} matches {len(rows)} games in {db}; give more of the id")
+    return GameSource(con, rows[0][0])
+
+
+def _df(src: GameSource, sql: str) -> pd.DataFrame:
+    return src.con.execute(sql, {"g": src.game_id}).df()
+
+
+def players(src: GameSource) -> pd.DataFrame:
+    return _df(src, "SELECT * FROM players WHERE game_id = $g ORDER BY seat")
+
+
+def game_row(src: GameSource) -> dict[str, object]:
+    df = _df(src, "SELECT * FROM games WHERE game_id = $g")
+    if df.empty:
+        raise GameNotFound(f"no game {src.game_id}")
+    return dict(df.iloc[0])
+
+
+_END_OF_ROUND = """
+WITH last AS (
+  SELECT round, max(action_index) AS action_index FROM turn_snapshots WHERE game_id = $g GROUP BY round
+)
+SELECT s.round, s.era, s.era_round, s.seat, p.name, s.income_level, s.income_space, s.money, s.vp,
+       s.potential_link_vp, s.potential_tile_vp, s.loans, s.spent_this_round, s.order_position
+FROM turn_snapshots s
+JOIN last USING (round, action_index)
+JOIN players p ON p.game_id = s.game_id AND p.seat = s.seat
+WHERE s.game_id = $g
+ORDER BY s.round, s.seat
+"""
+
+
+def round_summary(src: GameSource) -> pd.DataFrame:
+    """One row per round and player, as the round ended (after income)."""
+    return _df(src, _END_OF_ROUND)
+
+
+def income_by_round(src: GameSource) -> pd.DataFrame:
+    """Income level per player at the end of each round (wide: one column per player)."""
+    df = round_summary(src)
+    wide = df.pivot_table(index=["round", "era", "era_round"], columns="name", values="income_level", sort=False)
+    wide.columns.name = None
+    return wide.reset_index()
+
+
+def vp_breakdown(src: GameSource) -> pd.DataFrame:
+    """VP by source per player and era: links, flipped tiles by industry, merchant bonuses, shortfall losses."""
+    tile_cols = ", ".join(f"e.tile_vp_{ind}" for ind in INDUSTRIES)
+    return _df(
+        src,
+        f"""
+        SELECT p.seat, p.name, e.era, e.link_vp, {tile_cols}, e.tile_vp, e.merchant_bonus_vp,
+               e.shortfall_vp_lost, e.vp_gained_in_era, e.vp_at_era_end
+        FROM era_scores e JOIN players p ON p.game_id = e.game_id AND p.seat = e.seat
+        WHERE e.game_id = $g
+        ORDER BY p.seat, CASE e.era WHEN 'canal' THEN 0 ELSE 1 END
+        """,
+    )
+
+
+def vp_by_source(src: GameSource) -> pd.DataFrame:
+    """One row per player, one column per VP source (canal links, rail links, tiles by industry, ...)."""
+    df = vp_breakdown(src)
+    rows = []
+    for seat, g in df.groupby("seat", sort=True):
+        by_era = {r["era"]: r for _, r in g.iterrows()}
+        row: dict[str, object] = {"seat": seat, "name": g["name"].iloc[0]}
+        row["canal_links"] = int(by_era["canal"]["link_vp"]) if "canal" in by_era else 0
+        row["rail_links"] = int(by_era["rail"]["link_vp"]) if "rail" in by_era else 0
+        for ind in INDUSTRIES:
+            row[ind] = int(g[f"tile_vp_{ind}"].sum())
+        row["merchant_bonus"] = int(g["merchant_bonus_vp"].sum())
+        row["shortfall_lost"] = -int(g["shortfall_vp_lost"].sum())
+        row["total"] = sum(int(v) for k, v in row.items() if k not in ("seat", "name"))  # type: ignore[call-overload]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def tile_vp_by_level(src: GameSource) -> pd.DataFrame:
+    """Flipped-tile VP per player, industry and level, from the scoring effects."""
+    return _df(
+        src,
+        """
+        SELECT e.seat, p.name, json_extract_string(e.detail, '$.industry') AS industry,
+               CAST(json_extract(e.detail, '$.level') AS INTEGER) AS level,
+               count(*) AS tiles, sum(e.amount) AS vp
+        FROM effects e JOIN players p ON p.game_id = e.game_id AND p.seat = e.seat
+        WHERE e.game_id = $g AND e.kind = 'vp' AND e.cause LIKE '%_era_scoring'
+              AND json_extract_string(e.detail, '$.source') = 'tile'
+        GROUP BY ALL ORDER BY e.seat, industry, level
+        """,
+    )
+
+
+def vp_progression(src: GameSource) -> pd.DataFrame:
+    """After each player's turn: VP scored so far and what the player would score if the era ended now."""
+    return _df(
+        src,
+        """
+        SELECT s.action_index, s.round, s.era, s.seat, p.name, s.vp,
+               s.potential_link_vp + s.potential_tile_vp AS era_end_vp,
+               s.vp + s.potential_link_vp + s.potential_tile_vp AS vp_if_era_ended
+        FROM turn_snapshots s JOIN players p ON p.game_id = s.game_id AND p.seat = s.seat
+        WHERE s.game_id = $g AND s.end_of_turn
+        ORDER BY s.action_index, s.seat
+        """,
+    )
+
+
+def money_and_order(src: GameSource) -> pd.DataFrame:
+    """Per round: money after income, money spent, loans so far and the turn order that spending produced."""
+    df = round_summary(src)
+    df = df.sort_values(["seat", "round"]).copy()
+    df["next_order_position"] = df.groupby("seat")["order_position"].shift(-1)
+    return df[["round", "era", "era_round", "seat", "name", "money", "spent_this_round", "loans", "order_position", "next_order_position"]]
+
+
+def key_moments(src: GameSource, top: int = 8) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(largest single-action swings, lead changes), measured on VP if the era ended now."""
+    snaps = _df(
+        src,
+        """
+        SELECT s.action_index, s.round, s.era, s.actor, s.seat, p.name,
+               s.vp + s.potential_link_vp + s.potential_tile_vp AS score
+        FROM turn_snapshots s JOIN players p ON p.game_id = s.game_id AND p.seat = s.seat
+        WHERE s.game_id = $g ORDER BY s.action_index, s.seat
+        """,
+    )
+    actions = _df(src, "SELECT action_index, action_type, seat AS actor, action_json FROM actions WHERE game_id = $g")
+    if snaps.empty:
+        return pd.DataFrame(), pd.DataFrame()
+    snaps = snaps.sort_values(["seat", "action_index"])
+    snaps["swing"] = snaps.groupby("seat")["score"].diff().fillna(snaps["score"])
+    swings = snaps.loc[snaps["swing"].abs().sort_values(ascending=False).index].head(top)
+    swings = swings.merge(actions[["action_index", "action_type"]], on="action_index", how="left")
+    swings = swings[["action_index", "round", "era", "actor", "action_type", "name", "swing", "score"]]
+    lead_rows = []
+    leader = None
+    for idx, g in snaps.sort_values("action_index").groupby("action_index", sort=True):
+        best = g.sort_values(["score", "seat"], ascending=[False, True]).iloc[0]
+        if (g["score"] == best["score"]).sum() > 1:
+            continue  # a tie does not change the lead
+        if best["name"] != leader:
+            lead_rows.append(
+                {"action_index": idx, "round": best["round"], "era": best["era"], "new_leader": best["name"], "score": best["score"], "previous": leader}
+            )
+            leader = best["name"]
+    return swings.reset_index(drop=True), pd.DataFrame(lead_rows)
+
+
+def result_table(src: GameSource) -> pd.DataFrame:
+    df = players(src)
+    return df[["rank", "seat", "name", "final_vp", "final_income_level", "final_money", "loans"]].sort_values(["rank", "seat"])
+
+
+def load_log_file(path: str | Path) -> GameLog:
+    try:
+        return GameLog.load(path)
+    except LogFormatError as e:
+        raise GameNotFound(str(e)) from None

@@ -1,0 +1,152 @@
+"""Self-play: generate a reproducible corpus of bot games, one log file per game.
+
+Game ``i`` of a corpus made with ``seed`` uses the game seed :func:`game_seed`
+(seed, i): the first 6 bytes, read big-endian, of the SHA-256 digest of the
+ASCII text ``"brass-stats-selfplay:<seed>:<i>"``. That is a non-negative
+integer below 2**48 (safe in any JSON reader), independent of the number of
+games and of the order in which they are played, and easy to recompute in any
+language. The game seed drives the deal (see ``docs/log-format.md``) and the
+bots' random choices (:func:`~brass_stats.bots.play_game`).
+
+Bots are given to seats in order and repeated as needed: ``bots=["greedy",
+"random"]`` with 3 players seats ``greedy-0``, ``random-1``, ``greedy-2``.
+Each log records its provenance in ``source`` and the final standings in
+``result`` (checked again by ``brass-stats validate``). Files are named
+``game-<seed>-<i:05d>.json``; a game's file depends only on (seed, i, players,
+bots), so the corpus is byte-for-byte the same whatever the number of workers.
+
+>>> game_seed(0, 0) == game_seed(0, 0) != game_seed(0, 1)
+True
+>>> seat_bots(["greedy", "random"], 3)
+['greedy', 'random', 'greedy']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from ..engine.scoring import standings
+from ..engine.setup import new_game
+from ..engine.turn import apply_action
+from ..log.format import GameLog
+from . import Agent, RandomBot, play_game
+from .greedy import GreedyBot
+
+BOTS: dict[str, Callable[[], Agent]] = {"random": RandomBot, "greedy": GreedyBot}
+GENERATOR = "brass-stats selfplay"
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a corpus (see the module docstring)."""
+    digest = hashlib.sha256(f"brass-stats-selfplay:{seed}:{index}".encode("ascii")).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+def seat_bots(bots: Sequence[str], players: int) -> list[str]:
+    """Bot names per seat: ``bots`` in order, repeated as needed."""
+    if not bots:
+        raise ValueError("at least one bot is needed")
+    unknown = [b for b in bots if b not in BOTS]
+    if unknown:
+        raise ValueError(f"unknown bot(s) {', '.join(unknown)}; known: {', '.join(sorted(BOTS))}")
+    if not 2 <= players <= 4:
+        raise ValueError(f"a game has 2 to 4 players, not {players}")
+    return [bots[i % len(bots)] for i in range(players)]
+
+
+def game_path(out_dir: str | Path, seed: int, index: int) -> Path:
+    return Path(out_dir) / f"game-{seed}-{index:05d}.json"
+
+
+def play_selfplay_game(seed: int, index: int, bots: Sequence[str]) -> GameLog:
+    """Play game ``index`` of the corpus ``seed`` with one bot name per seat; the log carries source and result."""
+    gseed = game_seed(seed, index)
+    names = [f"{b}-{i}" for i, b in enumerate(bots)]
+    log = play_game([BOTS[b]() for b in bots], seed=gseed, names=names)
+    state = new_game(names, log.chance_source(), log.rules())
+    for a in log.actions:
+        state, _ = apply_action(state, a)
+    log.source = {"generator": GENERATOR, "bots": list(bots), "corpus_seed": seed, "game_index": index}
+    log.result = {
+        "final": [
+            {"seat": s.seat, "vp": s.vp, "income_level": s.income_level, "money": s.money, "rank": s.rank}
+            for s in standings(state)
+        ]
+    }
+    return log
+
+
+def _write_game(out_dir: str, seed: int, index: int, bots: tuple[str, ...]) -> str:
+    path = game_path(out_dir, seed, index)
+    play_selfplay_game(seed, index, bots).save(path)
+    return str(path)
+
+
+def generate(
+    n_games: int,
+    players: int,
+    seed: int,
+    bots: Sequence[str],
+    out_dir: str | Path,
+    workers: int | None = 1,
+    progress: bool = True,
+) -> list[Path]:
+    """Play ``n_games`` seeded games and write one log each into ``out_dir``; returns the paths in game order.
+
+    ``workers`` processes play in parallel (``None``: one per CPU; 1: in this
+    process). ``progress`` shows a rich progress bar.
+    """
+    if n_games < 0:
+        raise ValueError("n_games must be >= 0")
+    seats = tuple(seat_bots(bots, players))
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    workers = workers or os.cpu_count() or 1
+    paths = [game_path(out, seed, i) for i in range(n_games)]
+    with _Progress(progress, f"{players}-player games ({', '.join(seats)})", n_games) as bar:
+        if workers == 1 or n_games <= 1:
+            for i in range(n_games):
+                _write_game(str(out), seed, i, seats)
+                bar.advance()
+        else:
+            with ProcessPoolExecutor(max_workers=min(workers, n_games)) as pool:
+                futures = [pool.submit(_write_game, str(out), seed, i, seats) for i in range(n_games)]
+                for f in as_completed(futures):
+                    f.result()  # re-raise a worker's error here
+                    bar.advance()
+    return paths
+
+
+class _Progress:
+    """A rich progress bar over one task, or nothing when ``show`` is false."""
+
+    def __init__(self, show: bool, description: str, total: int) -> None:
+        self.bar: Progress | None = None
+        if show:
+            self.bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+            )
+            self.task = self.bar.add_task(description, total=total)
+
+    def __enter__(self) -> _Progress:
+        if self.bar is not None:
+            self.bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+    def advance(self) -> None:
+        if self.bar is not None:
+            self.bar.advance(self.task)
