@@ -100,5 +100,16 @@ def convert_quasrain(record: Path, setup: Path, out: Path) -> None:
     click.echo(f"wrote {out} ({len(log.actions)} actions, {len(log.players)} players)")
 
 
+def _register() -> None:
+    from .analysis.cli import COMMANDS
+    from .bots.cli import selfplay_command
+    from .storage.cli import ingest_command, replay_command
+
+    for cmd in (replay_command, ingest_command, selfplay_command, *COMMANDS):
+        main.add_command(cmd)
+
+
+_register()
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -335,6 +335,14 @@ def test_doc_replayable_example_replays() -> None:
     )
 
 
+def test_reverse_link_spelling_resolves_to_the_canonical_id() -> None:
+    log = GameLog.new(["Ann", "Bob"], seed=42)
+    log.actions = [Network(0, "loc:coventry", ("coventry--birmingham",))]
+    r = Replay(log).run()
+    assert r.error is None
+    assert r.resolved_log().actions == [Network(0, "loc:coventry", ("birmingham--coventry",))]
+
+
 def test_log_truncated_doc_replayable_example_is_a_game_in_progress(tmp_path: Path) -> None:
     path = tmp_path / "prefix.json"
     _doc_log("replays cleanly").save(path)

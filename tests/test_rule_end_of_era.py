@@ -123,7 +123,9 @@ def test_canal_end_income_paid_for_the_last_canal_round():
 
 def test_canal_end_refills_merchant_beer_beside_non_blank_tiles_only():
     g = scored_canal_game()
-    set_merchants(g, {"oxford": ["all", "blank"], "gloucester": ["cotton_mill", "manufacturer"], "shrewsbury": ["blank"]})
+    set_merchants(
+        g, {"oxford": ["all", "blank"], "gloucester": ["cotton_mill", "manufacturer"], "shrewsbury": ["blank"]}
+    )
     merchant(g, "oxford", 0).beer = False
     merchant(g, "gloucester", 1).beer = False
     g = end_era(g)
@@ -151,8 +153,9 @@ def test_canal_end_reshuffles_the_discards_and_deals_8_cards_each():
 def test_canal_end_rail_era_starts_with_two_actions_and_the_canal_turn_order():
     g = scored_canal_game()
     g.players[0].spent = 4
+    before = g.round
     g = end_era(g)
-    assert (g.era, g.era_round, g.round) == ("rail", 1, 2)
+    assert (g.era, g.era_round, g.round) == ("rail", 1, before + 1)
     assert g.actions_per_turn() == 2
     assert g.turn_order == [1, 0]
     assert g.current_player == 1
@@ -230,7 +233,8 @@ def test_final_ranking_by_vp():
 
 
 def test_final_ranking_vp_tie_broken_by_income_level_not_space():
-    assert ranked([50, 50, 50], [13, 15, 14], [9, 0, 0]) == [(0, 2), (1, 1), (2, 2)]
+    # spaces 13 and 14 are both income level 2; space 15 is level 3
+    assert ranked([50, 50, 50], [13, 15, 14], [0, 0, 0]) == [(0, 2), (1, 1), (2, 2)]
 
 
 def test_final_ranking_then_by_money():

@@ -383,6 +383,21 @@ def test_write_game_is_atomic(
         assert _rows_of_game(s, gid)["games"] == 1
 
 
+def test_write_games_stores_a_batch_and_skips_known_games(
+    tmp_path: Path, tables: dict[str, dict[str, pa.Table]]
+) -> None:
+    names = list(all_games())
+    with Store(tmp_path / "g.duckdb") as s:
+        s.record_failure("x.json", "result", "log.result", None, "differs", game_id(convert_golden(GOLDEN_GAMES[0])))
+        assert s.write_game(tables[names[0]])
+        assert s.count("failures") == 0  # a stored game clears the failures recorded for its id
+        batch = [tables[n] for n in names] + [tables[names[1]]]
+        assert s.write_games(batch) == len(names) - 1
+        assert s.write_games(batch) == 0
+        assert s.count("games") == len(names)
+        assert s.count("actions") == sum(tables[n]["actions"].num_rows for n in names)
+
+
 def test_record_failure_keeps_one_row_per_file(tmp_path: Path) -> None:
     with Store(tmp_path / "g.duckdb") as s:
         s.record_failure("a.json", "illegal", "coal.closest_mine", 12, "no", "abc")
@@ -466,7 +481,7 @@ def test_failing_games_go_to_failures_only(tmp_path: Path) -> None:
 
 def test_ingest_with_two_workers_matches_one(tmp_path: Path, logs_dir: Path) -> None:
     one = ingest([logs_dir], tmp_path / "one.duckdb", workers=1, progress=False)
-    two = ingest([logs_dir], tmp_path / "two.duckdb", workers=2, progress=False)
+    two = ingest([logs_dir], tmp_path / "two.duckdb", workers=2, progress=False, batch_size=1)
     assert (one.stored, one.failed) == (two.stored, two.failed)
     with Store(tmp_path / "one.duckdb") as a, Store(tmp_path / "two.duckdb") as b:
         assert a.counts() == b.counts()

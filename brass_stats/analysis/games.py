@@ -171,7 +171,20 @@ def money_and_order(src: GameSource) -> pd.DataFrame:
     df = round_summary(src)
     df = df.sort_values(["seat", "round"]).copy()
     df["next_order_position"] = df.groupby("seat")["order_position"].shift(-1)
-    return df[["round", "era", "era_round", "seat", "name", "money", "spent_this_round", "loans", "order_position", "next_order_position"]]
+    return df[
+        [
+            "round",
+            "era",
+            "era_round",
+            "seat",
+            "name",
+            "money",
+            "spent_this_round",
+            "loans",
+            "order_position",
+            "next_order_position",
+        ]
+    ]
 
 
 def key_moments(src: GameSource, top: int = 8) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -201,7 +214,14 @@ def key_moments(src: GameSource, top: int = 8) -> tuple[pd.DataFrame, pd.DataFra
             continue  # a tie does not change the lead
         if best["name"] != leader:
             lead_rows.append(
-                {"action_index": idx, "round": best["round"], "era": best["era"], "new_leader": best["name"], "score": best["score"], "previous": leader}
+                {
+                    "action_index": idx,
+                    "round": best["round"],
+                    "era": best["era"],
+                    "new_leader": best["name"],
+                    "score": best["score"],
+                    "previous": leader,
+                }
             )
             leader = best["name"]
     return swings.reset_index(drop=True), pd.DataFrame(lead_rows)
@@ -209,7 +229,9 @@ def key_moments(src: GameSource, top: int = 8) -> tuple[pd.DataFrame, pd.DataFra
 
 def result_table(src: GameSource) -> pd.DataFrame:
     df = players(src)
-    return df[["rank", "seat", "name", "final_vp", "final_income_level", "final_money", "loans"]].sort_values(["rank", "seat"])
+    return df[["rank", "seat", "name", "final_vp", "final_income_level", "final_money", "loans"]].sort_values(
+        ["rank", "seat"]
+    )
 
 
 def load_log_file(path: str | Path) -> GameLog:

@@ -62,7 +62,9 @@ def player_games(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
 
 def _strategy(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
     cols = sorted({c for cs in STRATEGY_GROUPS.values() for c in cs})
-    df = con.execute(f"SELECT game_id, seat, {', '.join(f'sum({c}) AS {c}' for c in cols)} FROM era_scores GROUP BY ALL").df()
+    df = con.execute(
+        f"SELECT game_id, seat, {', '.join(f'sum({c}) AS {c}' for c in cols)} FROM era_scores GROUP BY ALL"
+    ).df()
     for name, group in STRATEGY_GROUPS.items():
         df[name] = df[group].sum(axis=1)
     names = list(STRATEGY_GROUPS)
@@ -99,7 +101,20 @@ def stats_by(con: duckdb.DuckDBPyConnection, dimension: str, min_games: int = 30
         raise ValueError(f"unknown dimension {dimension!r}; choose from {', '.join(DIMENSIONS)}")
     pg = player_games(con)
     if pg.empty:
-        return pd.DataFrame(columns=["bucket", "games", "wins", "win_rate", "ci_low", "ci_high", "expected_win_rate", "mean_vp", "mean_margin", "low_sample"])
+        return pd.DataFrame(
+            columns=[
+                "bucket",
+                "games",
+                "wins",
+                "win_rate",
+                "ci_low",
+                "ci_high",
+                "expected_win_rate",
+                "mean_vp",
+                "mean_margin",
+                "low_sample",
+            ]
+        )
     if dimension == "seat":
         pg["bucket"] = pg["seat"].astype(str)
     elif dimension == "turn_position":

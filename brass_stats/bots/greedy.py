@@ -98,6 +98,10 @@ class Weights:
     isolated_coal: float = 0.7
     income_delay: float = 0.5
     shortfall: float = 1.5
+    risk: float = 0.3
+    demand_ref: float = 0.55
+    demand_prior: float = 6.0
+    demand_min: float = 0.3
     p_rail_later: float = 0.8
     link_growth: float = 0.35
     reach: float = 0.15
@@ -108,6 +112,7 @@ class Weights:
 
 
 DEFAULT_WEIGHTS = Weights()
+_RESOURCE_INDUSTRIES = frozenset({"coal_mine", "iron_works", "brewery"})
 # how many own actions count as "plenty" when valuing money
 _ACTIONS_FOR_FULL_MONEY = 6.0
 # a guess of the link icons an empty slot will bring
@@ -131,11 +136,12 @@ class GreedyBot:
         groups = _group_by_board(legal_actions)
         groups = _cap_sells(state, seat, groups, w.sell_cap)
         hand = list(state.players[seat].hand)
+        demand = resource_demand(state, w)
         best: list[Action] = []
         best_value = float("-inf")
         for variants in groups.values():
             after, _ = apply_action(state, variants[0])
-            board = evaluate(after, seat, w, include_hand=False)
+            board = evaluate(after, seat, w, include_hand=False, demand=demand)
             for a in variants:
                 value = board + w.hand * hand_value(state, seat, _hand_after(hand, a))
                 if value > best_value + 1e-9:
@@ -213,16 +219,46 @@ def horizon(state: GameState, seat: int) -> Horizon:
     return Horizon(payouts, own, everyone, own + rail_actions)
 
 
-def evaluate(state: GameState, seat: int, w: Weights = DEFAULT_WEIGHTS, include_hand: bool = True) -> float:
-    """Estimated final VP of ``seat`` from this position (see the module docstring); minus opponents if weighted."""
-    own = _evaluate_seat(state, seat, w, include_hand)
+def resource_demand(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> float:
+    """How readily this game's players use coal, iron and beer: a factor in [demand_min, 1] on P(flip).
+
+    The share of the cubes and barrels put on the board's tiles that have been
+    used so far (with a prior of ``demand_prior`` cubes at the reference share
+    ``demand_ref``), relative to ``demand_ref``, the share typical of greedy
+    self-play. Against players who never use resources, mines and breweries
+    stop looking like income.
+    """
+    produced = used = 0
+    for t in state.tiles.values():
+        if t.industry in _RESOURCE_INDUSTRIES:
+            made = state.level_info(t).resources_on_build(state.era)
+            produced += made
+            used += made if t.flipped else max(0, made - t.resources)
+    share = (used + w.demand_prior * w.demand_ref) / (produced + w.demand_prior)
+    return max(w.demand_min, min(1.0, share / w.demand_ref))
+
+
+def evaluate(
+    state: GameState,
+    seat: int,
+    w: Weights = DEFAULT_WEIGHTS,
+    include_hand: bool = True,
+    demand: float | None = None,
+) -> float:
+    """Estimated final VP of ``seat`` from this position (see the module docstring); minus opponents if weighted.
+
+    ``demand`` is :func:`resource_demand` (computed from ``state`` when not given).
+    """
+    if demand is None:
+        demand = resource_demand(state, w)
+    own = _evaluate_seat(state, seat, w, include_hand, demand)
     if w.opponents and not state.game_over:
-        others = [_evaluate_seat(state, s, w, include_hand) for s in range(state.num_players) if s != seat]
+        others = [_evaluate_seat(state, s, w, include_hand, demand) for s in range(state.num_players) if s != seat]
         own -= w.opponents * max(others)
     return own
 
 
-def _evaluate_seat(state: GameState, seat: int, w: Weights, include_hand: bool) -> float:
+def _evaluate_seat(state: GameState, seat: int, w: Weights, include_hand: bool, demand: float) -> float:
     p = state.players[seat]
     level = state.income_level(seat)
     if state.game_over:
@@ -255,7 +291,7 @@ def _evaluate_seat(state: GameState, seat: int, w: Weights, include_hand: bool) 
         if t.industry in SELLABLE:
             p_flip = _p_sell(state, seat, loc, t.industry, w) * own_era
         else:
-            p_flip = (w.p_cube_canal if canal else w.p_cube_rail) ** t.resources * all_era
+            p_flip = (w.p_cube_canal if canal else w.p_cube_rail) ** t.resources * all_era * demand
             if t.industry == "coal_mine" and loc not in _adjacency(state):
                 p_flip *= w.isolated_coal
         value += p_flip * (info.vp + info.link_vp * own_links_at.get(loc, 0))
@@ -294,6 +330,8 @@ def _evaluate_seat(state: GameState, seat: int, w: Weights, include_hand: bool) 
         value += w.money * min(cash, spendable) + w.money_floor * max(0.0, cash - spendable)
     active = min(1.0, h.own_actions_game / _ACTIONS_FOR_FULL_MONEY)
     value += w.liquidity * active * min(p.money, w.liquid_pounds)
+    if level < 0 and p.money + level * h.payouts < 0:  # solvent only if tiles flip
+        value += w.risk * (p.money + level * h.payouts)
     if h.payouts and p.money + level < 0:  # next income cannot be paid: tiles or VP will be lost
         value += w.shortfall * (p.money + level)
 

@@ -41,7 +41,14 @@ def income_chart(summary: pd.DataFrame) -> Figure:
     """``summary``: :func:`brass_stats.analysis.games.round_summary`."""
     fig, ax = plt.subplots(figsize=(8, 4))
     for seat, g in summary.groupby("seat"):
-        ax.plot(g["round"], g["income_level"], marker="o", ms=3, color=PLAYER_COLOURS[int(seat)], label=_name(g["name"].iloc[0]))
+        ax.plot(
+            g["round"],
+            g["income_level"],
+            marker="o",
+            ms=3,
+            color=PLAYER_COLOURS[int(seat)],
+            label=_name(g["name"].iloc[0]),
+        )
     ax.axhline(0, color="#cccccc", lw=1)
     ax.set_xlabel("round")
     ax.set_ylabel("income level (£ per round)")

@@ -144,7 +144,9 @@ def _boards_from_tables(src: A.GameSource) -> str:
     figs = []
     for era, b in rows.groupby("era", sort=False):
         tiles = {
-            f"{r.location}:{int(r.slot)}": Tile(int(r.owner), r.industry, int(r.level), int(r.resources), bool(r.flipped))
+            f"{r.location}:{int(r.slot)}": Tile(
+                int(r.owner), r.industry, int(r.level), int(r.resources), bool(r.flipped)
+            )
             for r in b[b["piece"] == "tile"].itertuples()
         }
         links = {r.link_id: int(r.owner) for r in b[b["piece"] == "link"].itertuples()}

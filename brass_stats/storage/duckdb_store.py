@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -127,23 +128,39 @@ class Store:
 
     def write_game(self, tables: dict[str, pa.Table]) -> bool:
         """Store one game's tables in one transaction; False (and nothing written) when it is already stored."""
-        games = tables["games"]
-        if games.num_rows != 1:
-            raise ValueError(f"write_game takes the tables of one game (games has {games.num_rows} rows)")
-        gid = games.column("game_id")[0].as_py()
+        return self.write_games([tables]) == 1
+
+    def write_games(self, games: Sequence[dict[str, pa.Table]]) -> int:
+        """Store several games' tables in one transaction (each game is whole or absent); returns how many were new.
+
+        Games already stored, and repeats within ``games``, are skipped. Any error rolls back the whole batch.
+        """
+        batch: dict[str, dict[str, pa.Table]] = {}
+        for tables in games:
+            g = tables["games"]
+            if g.num_rows != 1:
+                raise ValueError(f"each game's tables hold one game (games has {g.num_rows} rows)")
+            batch.setdefault(g.column("game_id")[0].as_py(), tables)
+        if not batch:
+            return 0
         self.con.execute("BEGIN TRANSACTION")
         try:
-            if self.has_game(gid):
+            ids = list(batch)
+            stored = self.con.execute("SELECT game_id FROM games WHERE list_contains(?, game_id)", [ids]).fetchall()
+            for (gid,) in stored:
+                del batch[gid]
+            if not batch:
                 self.con.execute("ROLLBACK")
-                return False
+                return 0
             for name in SCHEMAS:
-                self._insert(name, tables[name])
-            self.con.execute("DELETE FROM failures WHERE game_id = ?", [gid])
+                parts = [t[name] for t in batch.values()]
+                self._insert(name, parts[0] if len(parts) == 1 else pa.concat_tables(parts))
+            self.con.execute("DELETE FROM failures WHERE list_contains(?, game_id)", [ids])
             self.con.execute("COMMIT")
         except BaseException:
             self.con.execute("ROLLBACK")
             raise
-        return True
+        return len(batch)
 
     def record_failure(
         self,

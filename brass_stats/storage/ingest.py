@@ -1,7 +1,8 @@
 """Import game logs into a DuckDB store: validate, replay, compute the tables, write each game atomically.
 
 Worker processes load, check and replay the logs and compute the tables; they send them back as Arrow
-IPC bytes to the parent, the only process that writes to the database. A game already stored (same
+IPC bytes to the parent, the only process that writes to the database (a batch of games per
+transaction, so a game is always whole or absent). A game already stored (same
 game id) is recognised before it is replayed and skipped. A log that cannot be read, breaks a rule,
 is unfinished or disagrees with its declared result goes to the ``failures`` table and nowhere else.
 """
@@ -147,21 +148,37 @@ def _process_in_worker(path: str) -> Outcome:
 # -- the run -----------------------------------------------------------------------------
 
 
-def _store_outcome(store: Store, o: Outcome, report: IngestReport) -> None:
-    report.actions += o.actions
-    if o.status == "skipped":
-        report.skipped += 1
-    elif o.status == "failed":
-        report.failed += 1
-        report.failures.append(o)
-        assert o.error_kind is not None
-        store.record_failure(o.file, o.error_kind, o.rule, o.action_index, o.message, o.game_id)
-    else:
-        assert o.tables is not None
-        if store.write_game(tables_from_ipc(o.tables)):
-            report.stored += 1
-        else:  # the same game twice in one run
+class _Writer:
+    """The parent's side: writes finished games to the store in batches (one transaction per batch)."""
+
+    def __init__(self, store: Store, report: IngestReport, batch_size: int) -> None:
+        self.store, self.report, self.batch_size = store, report, max(1, batch_size)
+        self.pending: list[dict[str, pa.Table]] = []
+
+    def __call__(self, o: Outcome) -> None:
+        report = self.report
+        report.actions += o.actions
+        if o.status == "skipped":
             report.skipped += 1
+        elif o.status == "failed":
+            report.failed += 1
+            report.failures.append(o)
+            assert o.error_kind is not None
+            self.store.record_failure(o.file, o.error_kind, o.rule, o.action_index, o.message, o.game_id)
+        else:
+            assert o.tables is not None
+            self.pending.append(tables_from_ipc(o.tables))
+            if len(self.pending) >= self.batch_size:
+                self.flush()
+
+    def flush(self) -> None:
+        if not self.pending:
+            return
+        n = len(self.pending)
+        stored = self.store.write_games(self.pending)
+        self.pending = []
+        self.report.stored += stored
+        self.report.skipped += n - stored  # the same game twice in one run
 
 
 def ingest(
@@ -170,10 +187,13 @@ def ingest(
     parquet_dir: str | Path | None = None,
     workers: int | None = None,
     progress: bool = True,
+    batch_size: int = 32,
 ) -> IngestReport:
     """Import every game under ``paths`` (files, directories, globs) into the DuckDB file ``db``.
 
     ``workers`` processes replay the games (default: all cores; 1 runs everything in this process).
+    Finished games are written ``batch_size`` at a time, each batch in one transaction: an interrupted
+    run loses at most the games of the batch being written, never part of a game.
     With ``parquet_dir`` the whole store is exported to Parquet at the end (see :meth:`Store.to_parquet`).
     """
     start = time.perf_counter()
@@ -182,14 +202,16 @@ def ingest(
     store = db if isinstance(db, Store) else Store(db)
     try:
         known = frozenset(store.game_ids())
+        writer = _Writer(store, report, batch_size)
         with _progress(progress and len(files) > 1, len(files)) as advance:
             workers = workers or os.cpu_count() or 1
             if workers == 1 or len(files) <= 1:
                 for f in files:
-                    _store_outcome(store, process_file(f, known), report)
+                    writer(process_file(f, known))
                     advance()
             else:
-                _run_pool(files, workers, known, lambda o: (_store_outcome(store, o, report), advance()))
+                _run_pool(files, workers, known, lambda o: (writer(o), advance()))
+            writer.flush()
         if parquet_dir is not None:
             store.to_parquet(parquet_dir)
     finally:
