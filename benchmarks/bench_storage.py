@@ -17,17 +17,20 @@ import argparse
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from conftest import GOLDEN_GAMES, convert_golden  # noqa: E402
+
 from brass_stats.bots import RandomBot, play_game  # noqa: E402
 from brass_stats.log.format import GameLog  # noqa: E402
 from brass_stats.replay import Replay  # noqa: E402
 from brass_stats.storage import Store, game_tables, ingest  # noqa: E402
-from conftest import GOLDEN_GAMES, convert_golden  # noqa: E402
+from brass_stats.storage.ingest import gc_paused, replay_with_states  # noqa: E402
 
 
 def make_logs(n: int, seed: int) -> list[GameLog]:
@@ -54,7 +57,9 @@ def bench_tables(logs: list[GameLog], repeat: int) -> tuple[float, int, int]:
     start = time.perf_counter()
     for _ in range(repeat):
         for log in logs:
-            t = game_tables(Replay(log, keep_states=True).run(), None)
+            r = replay_with_states(log)
+            with gc_paused():
+                t = game_tables(r, None)
             rows += sum(x.num_rows for x in t.values())
     return time.perf_counter() - start, len(logs) * repeat, rows
 
@@ -77,6 +82,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1000, help="seed of the first generated game")
     ap.add_argument("--repeat", type=int, default=3, help="passes over the games for the in-process timings")
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="worker counts for ingest (default 1 2)")
+    ap.add_argument(
+        "--copies",
+        type=int,
+        default=4,
+        help="ingest each game this many times under other player names (distinct game ids, same replay work)",
+    )
     args = ap.parse_args()
 
     t0 = time.perf_counter()
@@ -95,12 +106,14 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as d:
         folder = Path(d)
-        for i, log in enumerate(logs):
-            log.save(folder / f"game-{i:04d}.json")
+        for k in range(args.copies):
+            for i, log in enumerate(logs):
+                renamed = replace(log, players=tuple(f"{name}#{k}" for name in log.players)) if k else log
+                renamed.save(folder / f"game-{k:02d}-{i:04d}.json")
         counts: dict[str, int] = {}
         for w in args.workers:
             secs, stored, counts = bench_ingest(folder, w)
-            results.append((f"ingest, {w} worker(s)", f"{stored / secs:,.1f} games/s", f"{secs:.2f} s"))
+            results.append((f"ingest, {w} worker(s)", f"{stored / secs:,.1f} games/s", f"{secs:.2f} s, {stored} games"))
 
     width = max(len(r[0]) for r in results)
     print(f"{'measure':<{width}}  {'rate':>18}  time")

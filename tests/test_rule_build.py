@@ -594,10 +594,10 @@ def test_build_overbuild_resource_gone_opponent_iron_works_when_no_iron_anywhere
     assert g2.players[0].money == 17 - 7 + 18
 
 
-# -- build.coal_connection --------------------------------------------------------------------
+# -- coal connection (coal.closest_mine / coal.market) ---------------------------------------------
 
 
-def test_build_coal_connection_coal_from_a_connected_mine_is_free():
+def test_coal_closest_mine_coal_from_a_connected_mine_is_free():
     g = fresh(2)
     give(g, 0, "loc:birmingham")
     place_tile(g, "dudley:0", 1, "coal_mine", 1)
@@ -608,9 +608,9 @@ def test_build_coal_connection_coal_from_a_connected_mine_is_free():
     assert g2.coal_market == 13
 
 
-def test_build_coal_connection_unconnected_mine_cannot_supply_coal():
-    """No rule id build.coal_connection is raised by the engine: with no connected mine and no merchant
-    connection the build is refused under coal.market."""
+def test_coal_market_unconnected_mine_cannot_supply_coal():
+    """With no connected mine and no merchant connection the build is refused under coal.market;
+    naming the unconnected mine breaks coal.closest_mine."""
     g = fresh(2)
     give(g, 0, "loc:birmingham")
     place_tile(g, "dudley:0", 1, "coal_mine", 1)

@@ -289,3 +289,20 @@ def test_network_rail_coal_market_price_rises_per_cube():
     g3 = act(g, a)
     assert g3.players[0].money == 0
     assert g3.coal_market == 0
+
+
+def test_network_double_rail_each_link_needs_coal_when_it_is_placed():
+    g = to_rail_era(fresh(2))
+    give(g, 0, "loc:leek")
+    place_tile(g, "worcester:0", 0, "cotton_mill", 2)
+    place_tile(g, "stafford:0", 0, "brewery", 2)
+    place_tile(g, "coventry:1", 1, "coal_mine", 2)
+    links = ("birmingham--worcester", "birmingham--coventry")
+    # the first link is not yet connected to the Coventry mine, and nothing connects it to a merchant
+    assert rule_of(g, Network(0, "loc:leek", links)) == "coal.market"
+    assert rule_of(g, Network(0, "loc:leek", links, coal=("coventry:1", "coventry:1"))) == "coal.closest_mine"
+    place_link(g, "worcester--gloucester", 1)
+    g2 = act(g, Network(0, "loc:leek", links, coal=("market", "coventry:1"), beer="stafford:0"))
+    assert g2.coal_market == 12
+    assert g2.tiles["coventry:1"].resources == 2
+    assert g2.players[0].money == 17 - 15 - 1

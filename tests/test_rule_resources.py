@@ -97,7 +97,7 @@ def test_coal_closest_mine_flipped_mine_is_not_a_source():
     g = coal_game()
     g.tiles["dudley:0"].resources = 0
     g.tiles["dudley:0"].flipped = True
-    assert rule_of(g, birmingham_build(("dudley:0",))) == "coal.closest_mine"
+    assert rule_of(g, birmingham_build(("dudley:0",))) == "source.unknown"  # flipped: no coal left on it
     g2 = act(g, birmingham_build(("wolverhampton:1",)))
     assert g2.tiles["wolverhampton:1"].resources == 1
 
@@ -205,7 +205,7 @@ def test_iron_works_first_flipped_iron_works_is_not_a_source():
     g = iron_game()
     g.tiles["coalbrookdale:1"].resources = 0
     g.tiles["coalbrookdale:1"].flipped = True
-    assert rule_of(g, Develop(0, "loc:leek", ("coal_mine",), iron=("coalbrookdale:1",))) == "iron.works_first"
+    assert rule_of(g, Develop(0, "loc:leek", ("coal_mine",), iron=("coalbrookdale:1",))) == "source.unknown"
 
 
 def test_iron_works_first_build_uses_iron_works_iron_for_free():
@@ -265,7 +265,7 @@ def test_beer_source_opponent_brewery_must_be_connected():
 def test_beer_source_flipped_brewery_has_no_beer():
     g = beer_game()
     place_tile(g, "stafford:0", 0, "brewery", 1, flipped=True)
-    assert rule_of(g, Sell(0, "loc:leek", (Sale("birmingham:1", "oxford", beer=("stafford:0",)),))) == "beer.source"
+    assert rule_of(g, Sell(0, "loc:leek", (Sale("birmingham:1", "oxford", beer=("stafford:0",)),))) == "source.unknown"
 
 
 def test_beer_count_stated_barrels_must_match_the_beer_needed():
@@ -280,23 +280,21 @@ def test_beer_count_stated_barrels_must_match_the_beer_needed():
 
 
 def test_source_unknown_named_coal_source_that_is_not_a_coal_mine():
-    """The engine never raises source.unknown: a named source that is no mine with coal is refused under the
-    consumption rule (coal.closest_mine)."""
     g = coal_game()
-    assert rule_of(g, birmingham_build(("narnia:0",))) == "coal.closest_mine"
-    assert rule_of(g, birmingham_build(("birmingham:2",))) == "coal.closest_mine"
+    assert rule_of(g, birmingham_build(("narnia:0",))) == "source.unknown"
+    assert rule_of(g, birmingham_build(("birmingham:2",))) == "source.unknown"
 
 
 def test_source_unknown_named_iron_source_that_is_not_an_iron_works():
     g = iron_game()
     place_tile(g, "dudley:0", 1, "coal_mine", 1)
-    assert rule_of(g, Develop(0, "loc:leek", ("coal_mine",), iron=("dudley:0",))) == "iron.works_first"
+    assert rule_of(g, Develop(0, "loc:leek", ("coal_mine",), iron=("dudley:0",))) == "source.unknown"
 
 
 def test_source_unknown_named_beer_source_that_is_not_a_brewery():
     g = beer_game()
     place_tile(g, "dudley:0", 0, "coal_mine", 1)
-    assert rule_of(g, Sell(0, "loc:leek", (Sale("birmingham:1", "oxford", beer=("dudley:0",)),))) == "beer.source"
+    assert rule_of(g, Sell(0, "loc:leek", (Sale("birmingham:1", "oxford", beer=("dudley:0",)),))) == "source.unknown"
 
 
 # -- flipping and the income cap ----------------------------------------------------------------------

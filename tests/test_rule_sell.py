@@ -59,7 +59,7 @@ def test_sell_flips_the_tile_and_raises_income():
     assert merchant(g2, "oxford", 0).beer
 
 
-def test_sell_own_brewery_and_flip_income_both_counted():
+def test_sell_own_brewery_keeps_its_other_barrel_and_stays_unflipped():
     g = oxford_game()
     place_tile(g, "nuneaton:0", 0, "brewery", 2, resources=2)
     g2 = act(g, Sell(0, "loc:leek", (Sale("birmingham:1", "oxford", beer=("nuneaton:0",)),)))

@@ -3,7 +3,18 @@
 from __future__ import annotations
 
 import pytest
-from helpers import act, fresh, give, place_link, place_tile, rule_of, set_money, to_rail_era, two_actions
+from helpers import (
+    act,
+    fresh,
+    give,
+    place_link,
+    place_tile,
+    rule_of,
+    set_merchants,
+    set_money,
+    to_rail_era,
+    two_actions,
+)
 
 from brass_stats.engine import Build, Develop, Loan, Network, Pass, Sale, Scout, Sell, apply_action
 from brass_stats.errors import AmbiguousChoice, IllegalAction
@@ -274,8 +285,6 @@ def test_log_choice_stated_coal_source_left_out_with_two_equally_close_mines():
 def test_log_choice_stated_beer_source_left_out_with_merchant_and_own_brewery():
     g = fresh(2)
     give(g, 0, "loc:dudley")
-    from helpers import set_merchants
-
     set_merchants(g, {"oxford": ["all", "blank"]})
     place_tile(g, "birmingham:1", 0, "manufacturer", 1)
     place_tile(g, "dudley:1", 0, "brewery", 1, resources=1)

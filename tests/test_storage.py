@@ -479,6 +479,40 @@ def test_failing_games_go_to_failures_only(tmp_path: Path) -> None:
     assert pd.isna(got["json"].game_id) and isinstance(got["illegal"].game_id, str)
 
 
+def test_an_interrupted_ingest_leaves_only_whole_games(
+    tmp_path: Path, logs_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import brass_stats.storage.ingest as ingest_module
+
+    real = ingest_module.process_file
+    seen: list[str] = []
+
+    def interrupted(path: str, known: frozenset[str] = frozenset()) -> ingest_module.Outcome:
+        seen.append(path)
+        if len(seen) == 4:
+            raise KeyboardInterrupt
+        return real(path, known)
+
+    monkeypatch.setattr(ingest_module, "process_file", interrupted)
+    db = tmp_path / "g.duckdb"
+    with pytest.raises(KeyboardInterrupt):
+        ingest([logs_dir], db, workers=1, progress=False, batch_size=2)
+    monkeypatch.setattr(ingest_module, "process_file", real)
+    with Store(db) as s:
+        assert s.count("games") == 2  # the first batch; the game of the unfinished batch is absent
+        for name in SCHEMAS:
+            orphans = s.con.execute(f'SELECT count(*) FROM "{name}" WHERE game_id NOT IN (SELECT game_id FROM games)')
+            assert orphans.fetchall()[0][0] == 0, name
+        whole = s.con.execute(
+            "SELECT count(*) FROM games g "
+            "WHERE n_actions = (SELECT count(*) FROM actions a WHERE a.game_id = g.game_id)"
+        )
+        assert whole.fetchall()[0][0] == 2
+    # running again completes the import
+    again = ingest([logs_dir], db, workers=1, progress=False)
+    assert (again.stored, again.skipped) == (len(GOLDEN_GAMES) + len(RANDOM_GAMES) - 2, 2)
+
+
 def test_ingest_with_two_workers_matches_one(tmp_path: Path, logs_dir: Path) -> None:
     one = ingest([logs_dir], tmp_path / "one.duckdb", workers=1, progress=False)
     two = ingest([logs_dir], tmp_path / "two.duckdb", workers=2, progress=False, batch_size=1)

@@ -83,12 +83,11 @@ class Weights:
     """Tunable weights of :func:`evaluate` (see the module docstring); all in VP."""
 
     money: float = 0.35
-    money_floor: float = 0.01
-    debt: float = 1.0
-    spend_per_action: float = 8.0
-    liquidity: float = 0.25
-    liquid_pounds: int = 15
-    income: float = 0.8
+    money_hoard: float = 0.1
+    spend_per_action: float = 10.0
+    near_actions: float = 4.0
+    income: float = 1.0
+    discount: float = 0.9
     carry: float = 1.0
     p_sell_ready: float = 0.9
     p_sell_connected: float = 0.7
@@ -98,7 +97,10 @@ class Weights:
     isolated_coal: float = 0.7
     income_delay: float = 0.5
     shortfall: float = 1.5
-    risk: float = 0.3
+    risk: float = 1.0
+    risk_rounds: int = 4
+    negative_income: float = 0.15
+    crowding: float = 0.75
     demand_ref: float = 0.55
     demand_prior: float = 6.0
     demand_min: float = 0.3
@@ -113,8 +115,6 @@ class Weights:
 
 DEFAULT_WEIGHTS = Weights()
 _RESOURCE_INDUSTRIES = frozenset({"coal_mine", "iron_works", "brewery"})
-# how many own actions count as "plenty" when valuing money
-_ACTIONS_FOR_FULL_MONEY = 6.0
 # a guess of the link icons an empty slot will bring
 _EMPTY_SLOT_ICONS = 0.5
 
@@ -259,25 +259,40 @@ def evaluate(
 
 
 def _evaluate_seat(state: GameState, seat: int, w: Weights, include_hand: bool, demand: float) -> float:
+    return sum(explain(state, seat, w, include_hand, demand).values())
+
+
+def explain(
+    state: GameState,
+    seat: int,
+    w: Weights = DEFAULT_WEIGHTS,
+    include_hand: bool = True,
+    demand: float | None = None,
+) -> dict[str, float]:
+    """The terms of the evaluation of ``seat`` (without the opponents term), by name; they sum to the value."""
     p = state.players[seat]
     level = state.income_level(seat)
     if state.game_over:
-        return p.vp + 0.01 * level + 0.0001 * p.money
+        return {"vp": float(p.vp), "tie_break": 0.01 * level + 0.0001 * p.money}
+    if demand is None:
+        demand = resource_demand(state, w)
     rules = state.rules
     canal = state.era == "canal"
     h = horizon(state, seat)
     link_vp, tile_vp = potential_vp(state, seat)
-    value = float(p.vp + link_vp + tile_vp)
+    parts = {"vp": float(p.vp), "pending": float(link_vp + tile_vp)}
 
     # tiles
     own_era = min(1.0, h.own_actions_era / 3.0)
     all_era = min(1.0, h.all_actions_era / 8.0)
-    expected_level = float(level)
+    expected_space = float(p.income_space)
     own_links_at: dict[str, int] = {}
     for lid, owner in state.links.items():
         if owner == seat:
             for loc in rules.links[lid].connects:
                 own_links_at[loc] = own_links_at.get(loc, 0) + 1
+    rescoring = unflipped = 0.0
+    seen: dict[str, int] = {}  # own unflipped mines / works / breweries met so far, per industry
     for ref, t in state.tiles.items():
         if t.owner != seat:
             continue
@@ -285,60 +300,73 @@ def _evaluate_seat(state: GameState, seat: int, w: Weights, include_hand: bool, 
         rescored = canal and t.level >= 2
         if t.flipped:
             if rescored:
-                value += w.carry * info.vp
+                rescoring += w.carry * info.vp
             continue
         loc = ref.split(":", 1)[0]
         if t.industry in SELLABLE:
             p_flip = _p_sell(state, seat, loc, t.industry, w) * own_era
         else:
             p_flip = (w.p_cube_canal if canal else w.p_cube_rail) ** t.resources * all_era * demand
+            p_flip *= w.crowding ** seen.get(t.industry, 0)  # each extra one competes for the same buyers
+            seen[t.industry] = seen.get(t.industry, 0) + 1
             if t.industry == "coal_mine" and loc not in _adjacency(state):
                 p_flip *= w.isolated_coal
-        value += p_flip * (info.vp + info.link_vp * own_links_at.get(loc, 0))
+        unflipped += p_flip * (info.vp + info.link_vp * own_links_at.get(loc, 0))
         p_income = p_flip
         if rescored:  # flipped this era: scores again in the Rail Era; else it may still flip then
             later = (1.0 - p_flip) * w.p_rail_later
-            value += p_flip * w.carry * info.vp + later * info.vp
+            unflipped += p_flip * w.carry * info.vp + later * info.vp
             p_income += 0.5 * later
-        space = min(p.income_space + info.income_spaces, rules.max_income_space)
-        expected_level += p_income * w.income_delay * (rules.income_levels[space] - level)
+        expected_space += p_income * w.income_delay * info.income_spaces
+    parts["rescoring"] = rescoring
+    parts["unflipped"] = unflipped
 
     # links: growth and reach
-    if own_links_at:
-        growth = 0.0
-        for loc, n in own_links_at.items():
-            L = rules.locations[loc]
-            if L.is_merchant:
-                continue
-            pending = 0.0
-            for s in L.slots:
-                t = state.tiles.get(s.ref)
-                if t is None:
-                    pending += _EMPTY_SLOT_ICONS
-                elif not t.flipped:
-                    pending += state.level_info(t).link_vp
-            growth += n * pending
-        value += w.link_growth * all_era * growth
-    value += w.reach * len(network(state, seat))
+    growth = 0.0
+    for loc, n in own_links_at.items():
+        L = rules.locations[loc]
+        if L.is_merchant:
+            continue
+        pending = 0.0
+        for s in L.slots:
+            t = state.tiles.get(s.ref)
+            if t is None:
+                pending += _EMPTY_SLOT_ICONS
+            elif not t.flipped:
+                pending += state.level_info(t).link_vp
+        growth += n * pending
+    parts["link_growth"] = w.link_growth * all_era * growth
+    parts["reach"] = w.reach * len(network(state, seat))
 
-    # money: cash now plus expected income, worth less beyond what the seat can still spend
-    cash = p.money + w.income * expected_level * h.payouts
-    spendable = w.spend_per_action * h.own_actions_game
-    if cash < 0:
-        value += w.debt * cash
-    else:
-        value += w.money * min(cash, spendable) + w.money_floor * max(0.0, cash - spendable)
-    active = min(1.0, h.own_actions_game / _ACTIONS_FOR_FULL_MONEY)
-    value += w.liquidity * active * min(p.money, w.liquid_pounds)
-    if level < 0 and p.money + level * h.payouts < 0:  # solvent only if tiles flip
-        value += w.risk * (p.money + level * h.payouts)
-    if h.payouts and p.money + level < 0:  # next income cannot be paid: tiles or VP will be lost
-        value += w.shortfall * (p.money + level)
-
-    value -= w.develop * _blocked_tiles(state, seat) * min(1.0, h.own_actions_game / 8.0)
+    # money: what the next few actions can spend is worth more than a hoard; income is discounted
+    near = w.spend_per_action * min(h.own_actions_game, w.near_actions)
+    parts["money"] = w.money * min(p.money, near) + w.money_hoard * max(0.0, p.money - near)
+    discounted = w.discount * (1.0 - w.discount**h.payouts) / (1.0 - w.discount)  # sum of discount**k, k=1..payouts
+    parts["income"] = w.money * w.income * _level_at(rules.income_levels, expected_space) * discounted
+    risk = 0.0
+    soon = p.money + level * min(h.payouts, w.risk_rounds)
+    if soon < 0:  # income soon cannot be paid without tiles flipping: tiles or VP will be lost
+        risk += w.risk * soon
+    if h.payouts and p.money + level < 0:  # the very next income cannot be paid
+        risk += w.shortfall * (p.money + level)
+    if level < 0:  # deep negative income is hard to climb out of
+        risk -= w.negative_income * level * level * min(1.0, h.payouts / 6.0)
+    parts["risk"] = risk
+    parts["mat"] = -w.develop * _blocked_tiles(state, seat) * min(1.0, h.own_actions_game / 8.0)
     if include_hand:
-        value += w.hand * hand_value(state, seat, p.hand)
-    return value
+        parts["hand"] = w.hand * hand_value(state, seat, p.hand)
+    return parts
+
+
+def _level_at(levels: Sequence[int], space: float) -> float:
+    """Income level at a fractional track space (linear between spaces)."""
+    top = len(levels) - 1
+    space = min(max(space, 0.0), float(top))
+    i = int(space)
+    if i == top:
+        return float(levels[top])
+    frac = space - i
+    return levels[i] + frac * (levels[i + 1] - levels[i])
 
 
 def _p_sell(state: GameState, seat: int, loc: str, industry: str, w: Weights) -> float:

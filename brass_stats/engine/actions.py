@@ -250,9 +250,12 @@ def action_from_json(d: Any) -> Action:
     unknown = set(d) - names - {"type"}
     if unknown:
         raise LogFormatError(f"unknown field(s) for a {kind} action: {', '.join(sorted(unknown))}")
-    if "player" not in d:
-        raise LogFormatError(f"a {kind} action needs 'player'")
-    kwargs: dict[str, Any] = {"player": _opt_int(d["player"], "player")}
+    if not isinstance(d.get("player"), int) or isinstance(d.get("player"), bool):
+        raise LogFormatError(f"a {kind} action needs 'player': the seat number")
+    nulls = [k for k, v in d.items() if v is None]
+    if nulls:
+        raise LogFormatError(f"field(s) {', '.join(sorted(nulls))} are null; leave a choice out instead of writing null")
+    kwargs: dict[str, Any] = {"player": d["player"]}
     for f in fields(cls):
         if f.name == "player":
             continue

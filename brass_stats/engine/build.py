@@ -94,6 +94,8 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
         raise IllegalAction("log.unknown_name", f"unknown location {a.location!r}", player=seat)
     if a.industry not in rules.industries:
         raise IllegalAction("log.unknown_name", f"unknown industry {a.industry!r}", player=seat)
+    if loc.kind == "farm_brewery" and a.card == WILD_LOCATION:
+        raise IllegalAction("build.wild_location_farm", "a Wild Location card cannot build on a Farm Brewery", player=seat)
     if loc.kind == "farm_brewery" and not (a.card == WILD_INDUSTRY or "brewery" in card_industries(a.card)):
         raise IllegalAction(
             "build.farm_brewery",
@@ -119,6 +121,7 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
     if a.slot is None:
         options = empty + over
         if not options:
+            _canal_one_per_location(state, seat, loc, None)
             raise IllegalAction(
                 "build.slot_icon", f"no undeveloped {a.industry} space left in {a.location}", player=seat
             )

@@ -100,6 +100,7 @@ def consume_coal(
                 )
             )
             if src not in closest:
+                _check_named_source(state, src, "coal_mine", seat)
                 raise IllegalAction(
                     "coal.closest_mine",
                     f"coal must come from the closest connected coal mine "
@@ -114,6 +115,7 @@ def consume_coal(
         else:
             src = MARKET
             if stated is not None and stated[i] != MARKET:
+                _check_named_source(state, stated[i], "coal_mine", seat)
                 raise IllegalAction(
                     "coal.closest_mine",
                     f"no connected coal mine has coal, so coal must come from the market, not {stated[i]}",
@@ -166,6 +168,7 @@ def consume_iron(
                 )
             )
             if src not in works:
+                _check_named_source(state, src, "iron_works", seat)
                 raise IllegalAction(
                     "iron.works_first",
                     f"iron must come from an unflipped iron works ({', '.join(works)}), not {src}",
@@ -178,6 +181,7 @@ def consume_iron(
         else:
             src = MARKET
             if stated is not None and stated[i] != MARKET:
+                _check_named_source(state, stated[i], "iron_works", seat)
                 raise IllegalAction(
                     "iron.works_first",
                     f"no iron works has iron, so iron must come from the market, not {stated[i]}",
@@ -228,6 +232,8 @@ def consume_beer(
     used: list[str] = []
     for i in range(n):
         opts = beer_options(state, seat, origins, merchant_space)
+        if stated is not None and stated[i] not in opts and stated[i] != MERCHANT:
+            _check_named_source(state, stated[i], "brewery", seat)
         if not opts:
             raise IllegalAction(
                 rule, "no beer is available: no own brewery, no connected brewery, no merchant barrel", player=seat
@@ -250,6 +256,8 @@ def consume_beer(
             )
         )
         if src not in opts:
+            if src != MERCHANT:
+                _check_named_source(state, src, "brewery", seat)
             raise IllegalAction(
                 rule,
                 f"beer cannot come from {src}; available: {', '.join(opts)}",
@@ -266,6 +274,19 @@ def consume_beer(
             state.effect("beer_used", seat, 1, cause, source=src, owner=state.tiles[src].owner)
         used.append(src)
     return tuple(used)
+
+
+def _check_named_source(state: GameState, src: str, industry: str, seat: int) -> None:
+    """A named source must be a tile of that industry with something left on it."""
+    if src == MARKET and industry != "brewery":
+        return
+    t = state.tiles.get(src)
+    if t is None or t.industry != industry or t.resources <= 0:
+        what = "nothing" if t is None else f"{'an empty ' if t.resources <= 0 else 'a '}{t.industry}"
+        resource = {"coal_mine": "coal", "iron_works": "iron", "brewery": "beer"}[industry]
+        raise IllegalAction(
+            "source.unknown", f"{src} holds {what}: it cannot provide {resource}", player=seat, stated=src
+        )
 
 
 def _slot_sort_key(ref: str) -> tuple[str, int]:

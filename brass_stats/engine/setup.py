@@ -197,6 +197,9 @@ class ExplicitChance:
                 "chance.rail_era is missing: the log reaches the Rail Era but does not say how the deck was reshuffled"
             )
         deal = Deal([list(h) for h in r["hands"]], list(r["deck"]), [[] for _ in range(players)])
+        size = BIRMINGHAM.constants["hand_size"]
+        if len(deal.hands) != players or any(len(h) != min(size, len(cards) // players) for h in deal.hands):
+            raise LogFormatError(f"chance.rail_era.hands: need {players} hands of {size} cards")
         dealt = [c for h in deal.hands for c in h] + deal.deck
         if Counter(dealt) != Counter(cards):
             raise LogFormatError("chance.rail_era: hands and deck are not the cards discarded in the Canal Era")

@@ -28,6 +28,9 @@ from ..rules_data import EDITIONS, RulesData, UnknownOverride, load_rules
 FORMAT_NAME = "brass-stats-log"
 FORMAT_VERSION = 1
 OPTION_KEYS = frozenset({"tile_overrides"})
+TOP_LEVEL_KEYS = frozenset({"format", "format_version", "edition", "players", "options", "chance", "source", "actions", "result"})
+RESULT_ROW_KEYS = frozenset({"seat", "name", "vp", "income_level", "money", "rank"})
+CHECKPOINT_KEYS = frozenset({"vp", "money", "income_level", "income_space"})
 EXPLICIT_CHANCE_KEYS = frozenset({"merchant_tiles", "turn_order", "hands", "discards", "deck", "rail_era"})
 
 
@@ -112,6 +115,9 @@ class GameLog:
             raise fail(
                 f"not a brass-stats game log (field 'format' is {data.get('format')!r}, expected {FORMAT_NAME!r})"
             )
+        unknown = set(data) - TOP_LEVEL_KEYS
+        if unknown:
+            raise fail(f"unknown top-level field(s): {', '.join(sorted(unknown))}")
         version = data.get("format_version")
         if version != FORMAT_VERSION:
             raise fail(
@@ -125,7 +131,7 @@ class GameLog:
             raise fail("'players' must list 2 to 4 players", "players")
         names = []
         for i, p in enumerate(players):
-            if not isinstance(p, dict) or p.get("seat") != i or not isinstance(p.get("name"), str):
+            if not isinstance(p, dict) or set(p) != {"seat", "name"} or p["seat"] != i or not isinstance(p["name"], str):
                 raise fail(f"players[{i}] must be {{'seat': {i}, 'name': <string>}}", f"players[{i}]")
             names.append(p["name"])
         options = data.get("options", {})
@@ -149,8 +155,8 @@ class GameLog:
             if not 0 <= actions[-1].player < len(names):
                 raise fail(f"player {actions[-1].player} is not a seat of this game", f"actions[{i}]")
         result = data.get("result")
-        if result is not None and not isinstance(result, dict):
-            raise fail("'result' must be an object", "result")
+        if result is not None:
+            _check_result(result, len(names), fail)
         source = data.get("source")
         if source is not None and not isinstance(source, dict):
             raise fail("'source' must be an object", "source")
@@ -182,8 +188,8 @@ def _check_chance(chance: Any, players: int, fail: Any) -> None:
     if "seed" in chance:
         if set(chance) != {"seed"} or not isinstance(chance["seed"], int) or isinstance(chance["seed"], bool):
             raise fail("a seeded 'chance' is exactly {'seed': <non-negative integer>}", "chance")
-        if chance["seed"] < 0:
-            raise fail("the seed must be a non-negative integer", "chance.seed")
+        if not 0 <= chance["seed"] < 2**64:
+            raise fail("the seed must be an integer from 0 to 2**64 - 1", "chance.seed")
         return
     missing = EXPLICIT_CHANCE_KEYS - {"rail_era"} - set(chance)
     if missing:
@@ -212,3 +218,32 @@ def _check_chance(chance: Any, players: int, fail: Any) -> None:
             raise fail("must be {'hands': [...], 'deck': [...]}", "chance.rail_era")
         card_lists(rail["hands"], "chance.rail_era.hands", players)
         card_lists([rail["deck"]], "chance.rail_era.deck", 1)
+
+
+def _check_result(result: Any, players: int, fail: Any) -> None:
+    """The declared result: final standings and/or the rail-era-start checkpoint."""
+
+    def is_int(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    if not isinstance(result, dict) or not result or set(result) - {"final", "rail_era_start"}:
+        raise fail("'result' must be an object with 'final' and/or 'rail_era_start'", "result")
+    final = result.get("final")
+    if final is not None:
+        if not isinstance(final, list) or not final:
+            raise fail("must be a non-empty list of {seat, vp, ...}", "result.final")
+        for i, row in enumerate(final):
+            where = f"result.final[{i}]"
+            if not isinstance(row, dict) or set(row) - RESULT_ROW_KEYS or "seat" not in row or "vp" not in row:
+                raise fail(f"each row needs 'seat' and 'vp' (optional: {', '.join(sorted(RESULT_ROW_KEYS - {'seat', 'vp'}))})", where)
+            if not is_int(row["seat"]) or not 0 <= row["seat"] < players:
+                raise fail(f"seat {row['seat']!r} is not a seat of this game", where)
+            if any(not is_int(v) for k, v in row.items() if k != "name"):
+                raise fail("values must be integers", where)
+    checkpoint = result.get("rail_era_start")
+    if checkpoint is not None:
+        if not isinstance(checkpoint, dict) or set(checkpoint) - CHECKPOINT_KEYS:
+            raise fail(f"may hold only {', '.join(sorted(CHECKPOINT_KEYS))}", "result.rail_era_start")
+        for key, values in checkpoint.items():
+            if not isinstance(values, list) or len(values) != players or not all(is_int(v) for v in values):
+                raise fail(f"must be a list of {players} integers (one per seat)", f"result.rail_era_start.{key}")

@@ -25,7 +25,7 @@ from typing import Any, Literal
 import pyarrow as pa
 
 from ..engine.actions import Build, Develop, Network, Scout, Sell, Shortfall
-from ..engine.scoring import potential_vp, standings
+from ..engine.scoring import standings
 from ..engine.state import Effect, GameState, Tile
 from ..log.format import FORMAT_VERSION, GameLog
 from ..replay import Replay, Step
@@ -235,6 +235,17 @@ def _link_value(rules: RulesData, values: dict[str, int], link_id: str) -> int:
     return sum(values[loc] for loc in rules.links[link_id].connects)
 
 
+def _potential_link_vp(state: GameState) -> Counter[int]:
+    """Per seat, the link VP scored if the era ended now (``potential_vp``'s first part, for every seat at once)."""
+    if state.game_over:
+        return Counter()
+    values = _location_link_values(state.rules, state.tiles)
+    out: Counter[int] = Counter()
+    for link_id, owner in state.links.items():
+        out[owner] += _link_value(state.rules, values, link_id)
+    return out
+
+
 def _ends_round(step: Step, state: GameState) -> bool:
     return state.game_over or state.round != step.round
 
@@ -433,11 +444,43 @@ def _is_spending(e: Effect) -> bool:
     return e.kind == "money" and e.amount < 0 and e.cause != "income"
 
 
+def _board_stats(state: GameState) -> dict[int, dict[str, Any]]:
+    """Per seat, the snapshot columns that depend only on the board."""
+    rules = state.rules
+    per_seat: dict[int, list[Tile]] = {p.seat: [] for p in state.players}
+    for t in state.tiles.values():
+        per_seat[t.owner].append(t)
+    links = Counter(state.links.values())
+    link_vp = _potential_link_vp(state)
+    out = {}
+    for seat, tiles in per_seat.items():
+        by_ind = Counter(t.industry for t in tiles)
+        by_level: dict[str, dict[str, int]] = {}
+        for t in tiles:
+            lv = by_level.setdefault(t.industry, {})
+            lv[str(t.level)] = lv.get(str(t.level), 0) + 1
+        flipped = [t for t in tiles if t.flipped]
+        stats: dict[str, Any] = {
+            "potential_link_vp": link_vp[seat],
+            "potential_tile_vp": 0 if state.game_over else sum(rules.level(t.industry, t.level).vp for t in flipped),
+            "tiles_on_board": len(tiles),
+        }
+        for ind in INDUSTRIES:
+            stats[f"tiles_{ind}"] = by_ind[ind]
+        stats["flipped_tiles"] = len(flipped)
+        stats["tiles_by_level"] = _json(by_level)
+        stats["links_on_board"] = links[seat]
+        out[seat] = stats
+    return out
+
+
 def _snapshots(replay: Replay, gid: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     spent: dict[int, int] = defaultdict(int)
     spent_round = None
     befores = _states_before(replay)
+    # every change to tiles or links goes through touch_board(), which bumps board_version
+    board_cache: dict[tuple[int, bool], dict[int, dict[str, Any]]] = {}
     for step, before in zip(replay.steps, befores, strict=True):
         st = step.state
         assert st is not None
@@ -447,19 +490,12 @@ def _snapshots(replay: Replay, gid: str) -> list[dict[str, Any]]:
         for e in step.effects:
             if _is_spending(e):
                 spent[e.seat] -= e.amount
-        per_seat: dict[int, list[Tile]] = defaultdict(list)
-        for t in st.tiles.values():
-            per_seat[t.owner].append(t)
-        links = Counter(st.links.values())
+        key = (st.board_version, st.game_over)
+        board = board_cache.get(key)
+        if board is None:
+            board = board_cache[key] = _board_stats(st)
         end_of_turn = st.actions_this_turn == 0
         for p in st.players:
-            tiles = per_seat[p.seat]
-            by_ind = Counter(t.industry for t in tiles)
-            by_level: dict[str, dict[str, int]] = {}
-            for t in tiles:
-                lv = by_level.setdefault(t.industry, {})
-                lv[str(t.level)] = lv.get(str(t.level), 0) + 1
-            link_vp, tile_vp = potential_vp(st, p.seat)
             row: dict[str, Any] = {
                 "game_id": gid,
                 "action_index": step.index,
@@ -475,18 +511,11 @@ def _snapshots(replay: Replay, gid: str) -> list[dict[str, Any]]:
                 "income_space": p.income_space,
                 "income_level": st.income_level(p.seat),
                 "vp": p.vp,
-                "potential_link_vp": link_vp,
-                "potential_tile_vp": tile_vp,
                 "loans": p.loans,
                 "cards_in_hand": len(p.hand),
-                "tiles_on_board": len(tiles),
-                "flipped_tiles": sum(1 for t in tiles if t.flipped),
-                "tiles_by_level": _json(by_level),
-                "links_on_board": links[p.seat],
                 "spent_this_round": spent[p.seat],
+                **board[p.seat],
             }
-            for ind in INDUSTRIES:
-                row[f"tiles_{ind}"] = by_ind[ind]
             out.append(row)
     return out
 
