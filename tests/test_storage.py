@@ -7,6 +7,7 @@ between tables.
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections import Counter, defaultdict
 from collections.abc import Iterator
@@ -29,6 +30,7 @@ from brass_stats.rules_data import INDUSTRIES
 from brass_stats.storage import SCHEMAS, Store, frames, game_id, game_tables, ingest, replay_files
 from brass_stats.storage.cli import ingest_command, replay_command
 from brass_stats.storage.duckdb_store import PARTITION_COLUMNS
+from brass_stats.storage.ingest import Outcome
 
 PUBLISHED = {
     # game: (canal-era end VP by seat, final VP by seat): the published results
@@ -482,12 +484,12 @@ def test_failing_games_go_to_failures_only(tmp_path: Path) -> None:
 def test_an_interrupted_ingest_leaves_only_whole_games(
     tmp_path: Path, logs_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import brass_stats.storage.ingest as ingest_module
+    ingest_module = importlib.import_module("brass_stats.storage.ingest")  # the package's `ingest` is the function
 
     real = ingest_module.process_file
     seen: list[str] = []
 
-    def interrupted(path: str, known: frozenset[str] = frozenset()) -> ingest_module.Outcome:
+    def interrupted(path: str, known: frozenset[str] = frozenset()) -> Outcome:
         seen.append(path)
         if len(seen) == 4:
             raise KeyboardInterrupt
