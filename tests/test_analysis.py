@@ -12,13 +12,12 @@ import duckdb
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from conftest import convert_golden
 
 from brass_stats.analysis import games as A
 from brass_stats.analysis.stats import DIMENSIONS, stats_by, wilson
 from brass_stats.cli import main
 from brass_stats.storage import ingest
-
-from conftest import convert_golden
 
 # VP per era from the setup files (vpBreakdown_engine0823_plusMerchantLinkFix): links and industry tiles
 BREAKDOWN = {
@@ -60,7 +59,18 @@ def test_vp_breakdown_matches_published_link_and_industry_vp(logs: dict[str, Pat
 @pytest.mark.parametrize("name", sorted(BREAKDOWN))
 def test_vp_by_source_sums_to_final_vp(logs: dict[str, Path], name: str) -> None:
     df = A.vp_by_source(A.open_game(str(logs[name])))
-    parts = ["canal_links", "rail_links", "cotton_mill", "coal_mine", "iron_works", "manufacturer", "pottery", "brewery", "merchant_bonus", "shortfall_lost"]
+    parts = [
+        "canal_links",
+        "rail_links",
+        "cotton_mill",
+        "coal_mine",
+        "iron_works",
+        "manufacturer",
+        "pottery",
+        "brewery",
+        "merchant_bonus",
+        "shortfall_lost",
+    ]
     assert df[parts].sum(axis=1).tolist() == df["total"].tolist() == FINAL_VP[name]
 
 
@@ -158,7 +168,16 @@ def test_report_is_self_contained_html(logs: dict[str, Path], tmp_path: Path) ->
     out = tmp_path / "report.html"
     _cli("report", str(logs["gm7vza-4p"]), "--out", str(out))
     html = out.read_text()
-    for section in ("Result", "Income", "VP progression", "VP breakdown", "Money, spending and turn order", "Loans", "Key moments", "The board at the end of each era"):
+    for section in (
+        "Result",
+        "Income",
+        "VP progression",
+        "VP breakdown",
+        "Money, spending and turn order",
+        "Loans",
+        "Key moments",
+        "The board at the end of each era",
+    ):
         assert f">{section}<" in html
     assert html.count("data:image/png;base64,") == 6  # 4 charts + 2 boards
     assert "http://" not in html and "https://" not in html  # nothing loaded from outside
@@ -179,11 +198,25 @@ def test_report_renders_in_headless_chromium(logs: dict[str, Path], tmp_path: Pa
     out = tmp_path / "report.html"
     _cli("report", str(logs["wq9gs6-2p"]), "--out", str(out))
     shot = tmp_path / "shot.png"
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-             "--disable-component-update", "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}"]
+    flags = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ]
     dom = subprocess.run([chromium, *flags, "--dump-dom", out.as_uri()], capture_output=True, text=True, timeout=120)
     assert dom.returncode == 0 and "jsb wins" in dom.stdout
-    subprocess.run([chromium, *flags, "--window-size=1100,3000", f"--screenshot={shot}", out.as_uri()], capture_output=True, timeout=120, check=True)
+    subprocess.run(
+        [chromium, *flags, "--window-size=1100,3000", f"--screenshot={shot}", out.as_uri()],
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
     assert shot.stat().st_size > 50_000
 
 
@@ -199,6 +232,9 @@ def test_demo_builds_a_database_and_a_report(tmp_path: Path) -> None:
 
 def test_shipped_samples_match_replays_dir() -> None:
     root = Path(__file__).parents[1]
-    shipped = {p.relative_to(root / "brass_stats" / "replays_data"): p.read_bytes() for p in (root / "brass_stats" / "replays_data").rglob("*.json")}
+    shipped = {
+        p.relative_to(root / "brass_stats" / "replays_data"): p.read_bytes()
+        for p in (root / "brass_stats" / "replays_data").rglob("*.json")
+    }
     top = {p.relative_to(root / "replays"): p.read_bytes() for p in (root / "replays").rglob("*.json")}
     assert shipped == top and len(top) >= 2

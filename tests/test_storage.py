@@ -576,3 +576,14 @@ def test_commands_report_and_exit(tmp_path: Path, logs_dir: Path) -> None:
     assert res.exit_code == 2
     res = runner.invoke(replay_command, [str(tmp_path / "missing.json"), "--db", db])
     assert res.exit_code == 2
+
+
+def test_every_column_is_documented() -> None:
+    doc = (Path(__file__).parents[1] / "docs" / "storage-schema.md").read_text(encoding="utf-8")
+    from brass_stats.storage.duckdb_store import FAILURES_SCHEMA
+
+    for name, schema in [*SCHEMAS.items(), ("failures", FAILURES_SCHEMA)]:
+        section = doc.split(f"\n## {name}", 1)[1].split("\n## ", 1)[0]
+        documented = {line.split("|")[1].strip() for line in section.splitlines() if line.startswith("| ")}
+        missing = set(schema.names) - documented
+        assert not missing, (name, missing)

@@ -134,8 +134,8 @@ def sample_games_dir() -> Path:
 @click.option("--workers", type=int, default=None, help="Parallel processes for the import (default: all cores).")
 def demo_command(out: Path, workers: int | None) -> None:
     """Build a DuckDB file from the shipped sample games, print a summary and write a post-game report."""
-    from ..storage import ingest
     from ..presentation.report import write_report
+    from ..storage import ingest
 
     out.mkdir(parents=True, exist_ok=True)
     db = out / "brass-demo.duckdb"
@@ -156,11 +156,11 @@ def demo_command(out: Path, workers: int | None) -> None:
     ).df()
     emit(winners, "table", "Winners of the real (imported) games")
     emit(stats_by(con, "turn_position", min_games=30), "table", "Wins by first-round turn position")
-    real = (
-        winners["game_id"].iloc[-1]
-        if not winners.empty
-        else con.execute("SELECT game_id FROM games LIMIT 1").fetchone()[0]
-    )  # type: ignore[index]
+    first = con.execute("SELECT game_id FROM games ORDER BY game_id LIMIT 1").fetchone()
+    real = winners["game_id"].iloc[-1] if not winners.empty else (first[0] if first else None)
+    if real is None:
+        click.echo("no sample game could be imported", err=True)
+        sys.exit(1)
     con.close()
     report = write_report(A.open_game(str(real), db), out / "report.html")
     click.echo("")

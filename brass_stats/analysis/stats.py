@@ -91,7 +91,8 @@ def _opening(con: duckdb.DuckDBPyConnection, actions: int = 3) -> pd.DataFrame:
 
 def _industry(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
     return con.execute(
-        "SELECT DISTINCT game_id, seat, industry AS bucket FROM actions WHERE action_type = 'build' AND industry IS NOT NULL"
+        "SELECT DISTINCT game_id, seat, industry AS bucket FROM actions "
+        "WHERE action_type = 'build' AND industry IS NOT NULL"
     ).df()
 
 

@@ -254,7 +254,9 @@ def action_from_json(d: Any) -> Action:
         raise LogFormatError(f"a {kind} action needs 'player': the seat number")
     nulls = [k for k, v in d.items() if v is None]
     if nulls:
-        raise LogFormatError(f"field(s) {', '.join(sorted(nulls))} are null; leave a choice out instead of writing null")
+        raise LogFormatError(
+            f"field(s) {', '.join(sorted(nulls))} are null; leave a choice out instead of writing null"
+        )
     kwargs: dict[str, Any] = {"player": d["player"]}
     for f in fields(cls):
         if f.name == "player":

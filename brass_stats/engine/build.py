@@ -95,7 +95,9 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
     if a.industry not in rules.industries:
         raise IllegalAction("log.unknown_name", f"unknown industry {a.industry!r}", player=seat)
     if loc.kind == "farm_brewery" and a.card == WILD_LOCATION:
-        raise IllegalAction("build.wild_location_farm", "a Wild Location card cannot build on a Farm Brewery", player=seat)
+        raise IllegalAction(
+            "build.wild_location_farm", "a Wild Location card cannot build on a Farm Brewery", player=seat
+        )
     if loc.kind == "farm_brewery" and not (a.card == WILD_INDUSTRY or "brewery" in card_industries(a.card)):
         raise IllegalAction(
             "build.farm_brewery",

@@ -28,7 +28,9 @@ from ..rules_data import EDITIONS, RulesData, UnknownOverride, load_rules
 FORMAT_NAME = "brass-stats-log"
 FORMAT_VERSION = 1
 OPTION_KEYS = frozenset({"tile_overrides"})
-TOP_LEVEL_KEYS = frozenset({"format", "format_version", "edition", "players", "options", "chance", "source", "actions", "result"})
+TOP_LEVEL_KEYS = frozenset(
+    {"format", "format_version", "edition", "players", "options", "chance", "source", "actions", "result"}
+)
 RESULT_ROW_KEYS = frozenset({"seat", "name", "vp", "income_level", "money", "rank"})
 CHECKPOINT_KEYS = frozenset({"vp", "money", "income_level", "income_space"})
 EXPLICIT_CHANCE_KEYS = frozenset({"merchant_tiles", "turn_order", "hands", "discards", "deck", "rail_era"})
@@ -131,7 +133,12 @@ class GameLog:
             raise fail("'players' must list 2 to 4 players", "players")
         names = []
         for i, p in enumerate(players):
-            if not isinstance(p, dict) or set(p) != {"seat", "name"} or p["seat"] != i or not isinstance(p["name"], str):
+            if (
+                not isinstance(p, dict)
+                or set(p) != {"seat", "name"}
+                or p["seat"] != i
+                or not isinstance(p["name"], str)
+            ):
                 raise fail(f"players[{i}] must be {{'seat': {i}, 'name': <string>}}", f"players[{i}]")
             names.append(p["name"])
         options = data.get("options", {})
@@ -235,7 +242,10 @@ def _check_result(result: Any, players: int, fail: Any) -> None:
         for i, row in enumerate(final):
             where = f"result.final[{i}]"
             if not isinstance(row, dict) or set(row) - RESULT_ROW_KEYS or "seat" not in row or "vp" not in row:
-                raise fail(f"each row needs 'seat' and 'vp' (optional: {', '.join(sorted(RESULT_ROW_KEYS - {'seat', 'vp'}))})", where)
+                raise fail(
+                    f"each row needs 'seat' and 'vp' (optional: {', '.join(sorted(RESULT_ROW_KEYS - {'seat', 'vp'}))})",
+                    where,
+                )
             if not is_int(row["seat"]) or not 0 <= row["seat"] < players:
                 raise fail(f"seat {row['seat']!r} is not a seat of this game", where)
             if any(not is_int(v) for k, v in row.items() if k != "name"):

@@ -18,8 +18,8 @@ from . import plots
 from .board import draw_board
 
 CSS = """
-body { font-family: -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; margin: 2em auto; max-width: 1000px;
-       color: #222; line-height: 1.4; padding: 0 1em; }
+body { font-family: -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif;
+       margin: 2em auto; max-width: 1000px; color: #222; line-height: 1.4; padding: 0 1em; }
 h1 { margin-bottom: 0.2em; } h2 { border-bottom: 2px solid #8a6d1d; padding-bottom: 0.2em; margin-top: 2em; }
 .meta { color: #666; font-size: 0.9em; }
 table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.9em; }
