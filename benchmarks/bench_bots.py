@@ -51,7 +51,9 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def timed_generate(n: int, players: int, seed: int, bots: list[str], out: Path, workers: int) -> tuple[list[Path], float]:
+def timed_generate(
+    n: int, players: int, seed: int, bots: list[str], out: Path, workers: int
+) -> tuple[list[Path], float]:
     start = time.perf_counter()
     paths = generate(n, players, seed, bots, out, workers=workers, progress=sys.stderr.isatty())
     return paths, time.perf_counter() - start
@@ -160,7 +162,8 @@ def main(argv: list[str] | None = None) -> int:
             for row in rows:
                 print(
                     f"timing: {row['games']} 4p greedy games with {row['workers']} worker(s): "
-                    f"{row['seconds']:.1f} s -> {row['extrapolated_seconds_per_1000_games'] / 60:.1f} min per 1,000 games"
+                    f"{row['seconds']:.1f} s -> "
+                    f"{row['extrapolated_seconds_per_1000_games'] / 60:.1f} min per 1,000 games"
                 )
         if args.json is not None:
             args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")

@@ -14,6 +14,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -64,16 +65,41 @@ def bench_tables(logs: list[GameLog], repeat: int) -> tuple[float, int, int]:
     return time.perf_counter() - start, len(logs) * repeat, rows
 
 
-def bench_ingest(folder: Path, workers: int) -> tuple[float, int, dict[str, int]]:
+def bench_ingest(folder: Path, workers: int) -> tuple[float, float, float, int, dict[str, int]]:
+    """(wall seconds, parent CPU seconds, worker CPU seconds, games stored, row counts)."""
     with tempfile.TemporaryDirectory() as d:
         db = Path(d) / "bench.duckdb"
-        start = time.perf_counter()
+        t0, c0 = time.perf_counter(), os.times()
         report = ingest([folder], db, workers=workers, progress=False)
-        seconds = time.perf_counter() - start
+        seconds, c1 = time.perf_counter() - t0, os.times()
         assert report.failed == 0, report.failures
         with Store(db) as s:
             counts = s.counts()
-        return seconds, report.stored, counts
+        parent = c1.user + c1.system - c0.user - c0.system
+        children = max(0.0, c1.children_user + c1.children_system - c0.children_user - c0.children_system)
+        return seconds, parent, children, report.stored, counts
+
+
+def _burn(n: int) -> int:
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+def parallel_capacity(workers: int, n: int = 5_000_000) -> float:
+    """Speed-up of ``workers`` processes over one on pure-Python work: what this machine can give at best."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    t0 = time.perf_counter()
+    for _ in range(workers):
+        _burn(n)
+    serial = time.perf_counter() - t0
+    with ProcessPoolExecutor(workers) as pool:
+        t0 = time.perf_counter()
+        list(pool.map(_burn, [n] * workers))
+        parallel = time.perf_counter() - t0
+    return serial / parallel
 
 
 def main() -> None:
@@ -112,16 +138,21 @@ def main() -> None:
                 renamed.save(folder / f"game-{k:02d}-{i:04d}.json")
         counts: dict[str, int] = {}
         for w in args.workers:
-            secs, stored, counts = bench_ingest(folder, w)
-            results.append((f"ingest, {w} worker(s)", f"{stored / secs:,.1f} games/s", f"{secs:.2f} s, {stored} games"))
+            secs, parent, children, stored, counts = bench_ingest(folder, w)
+            note = f"{secs:.2f} s, {stored} games; CPU parent {parent:.2f} s, workers {children:.2f} s"
+            results.append((f"ingest, {w} worker(s)", f"{stored / secs:,.1f} games/s", note))
 
     width = max(len(r[0]) for r in results)
     print(f"{'measure':<{width}}  {'rate':>18}  time")
-    print(f"{'-' * width}  {'-' * 18}  {'-' * 24}")
+    print(f"{'-' * width}  {'-' * 18}  {'-' * 50}")
     for name, rate, note in results:
         print(f"{name:<{width}}  {rate:>18}  {note}")
     print()
     print("rows stored: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    print(f"cores: {os.cpu_count()}, load average: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    for w in args.workers:
+        if w > 1:
+            print(f"machine check: {w} processes run pure-Python work {parallel_capacity(w):.2f}x as fast as one")
 
 
 if __name__ == "__main__":

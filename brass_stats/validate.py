@@ -49,15 +49,24 @@ class Validation:
         return OK if self.ok else MALFORMED if self.kind == "format" else FAILED
 
 
-def validate_log(log: GameLog) -> Validation:
+def validate_log(log: GameLog, keep_states: bool = False) -> Validation:
     """Replay a parsed log; see :func:`validate_file`."""
+    return replay_and_judge(log, keep_states)[1]
+
+
+def replay_and_judge(log: GameLog, keep_states: bool = False) -> tuple[Replay | None, Validation]:
+    """Replay a log and judge it: (the replay, or None when the log cannot even be set up; the verdict)."""
     start = time.perf_counter()
     file = log.file or "<log>"
     try:
-        r = Replay(log, keep_states=False).run()
+        r = Replay(log, keep_states=keep_states).run()
     except LogFormatError as e:
-        return Validation(file, False, "format", {"index": None, "rule": "log.format", "message": str(e)})
-    seconds = time.perf_counter() - start
+        return None, Validation(file, False, "format", {"index": None, "rule": "log.format", "message": str(e)})
+    return r, judge(r, file, time.perf_counter() - start)
+
+
+def judge(r: Replay, file: str, seconds: float) -> Validation:
+    """The verdict on a replay that has run: illegal action, truncated log, different result, or OK."""
     final = [
         {"name": s.name, "vp": s.vp, "income_level": s.income_level, "money": s.money, "rank": s.rank}
         for s in r.standings()

@@ -71,11 +71,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine.actions import Action, Scout, Sell
-from ..engine.board import _adjacency, distances_from, network
+from ..engine.board import distances_from, network
 from ..engine.scoring import potential_vp
 from ..engine.state import GameState
 from ..engine.turn import apply_action
-from ..rules_data import SELLABLE, WILD_CARDS, WILD_INDUSTRY, WILD_LOCATION, card_industries, card_location
+from ..rules_data import SELLABLE, WILD_CARDS, card_industries, card_location
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ class Weights:
     p_sell_ready: float = 0.9
     p_sell_connected: float = 0.7
     p_sell_unconnected: float = 0.35
-    p_cube_canal: float = 0.6
+    p_cube_canal: float = 0.45
     p_cube_rail: float = 0.85
     isolated_coal: float = 0.7
     income_delay: float = 0.5
@@ -114,6 +114,8 @@ class Weights:
 
 
 DEFAULT_WEIGHTS = Weights()
+_WILD_VALUE = 1.0
+_SCOUT_GAIN = 2 * _WILD_VALUE  # a scout brings one wild location and one wild industry card
 _RESOURCE_INDUSTRIES = frozenset({"coal_mine", "iron_works", "brewery"})
 # a guess of the link icons an empty slot will bring
 _EMPTY_SLOT_ICONS = 0.5
@@ -135,7 +137,8 @@ class GreedyBot:
         w = self.weights
         groups = _group_by_board(legal_actions)
         groups = _cap_sells(state, seat, groups, w.sell_cap)
-        hand = list(state.players[seat].hand)
+        values = card_values(state, seat)
+        kept = sum(values[c] for c in state.players[seat].hand)
         demand = resource_demand(state, w)
         best: list[Action] = []
         best_value = float("-inf")
@@ -143,7 +146,8 @@ class GreedyBot:
             after, _ = apply_action(state, variants[0])
             board = evaluate(after, seat, w, include_hand=False, demand=demand)
             for a in variants:
-                value = board + w.hand * hand_value(state, seat, _hand_after(hand, a))
+                hand = kept - sum(values[c] for c in a.cards) + (_SCOUT_GAIN if isinstance(a, Scout) else 0.0)
+                value = board + w.hand * hand
                 if value > best_value + 1e-9:
                     best_value, best = value, [a]
                 elif value > best_value - 1e-9:
@@ -183,15 +187,6 @@ def _cap_sells(state: GameState, seat: int, groups: dict[object, list[Action]], 
 
     keep = set(sorted(sells, key=merit, reverse=True)[:cap])  # sorted() is stable: ties keep list order
     return {k: v for k, v in groups.items() if not isinstance(v[0], Sell) or k in keep}
-
-
-def _hand_after(hand: list[str], a: Action) -> list[str]:
-    out = list(hand)
-    for c in a.cards:
-        out.remove(c)
-    if isinstance(a, Scout):
-        out += [WILD_LOCATION, WILD_INDUSTRY]
-    return out
 
 
 # -- evaluation -------------------------------------------------------------------
@@ -309,7 +304,7 @@ def explain(
             p_flip = (w.p_cube_canal if canal else w.p_cube_rail) ** t.resources * all_era * demand
             p_flip *= w.crowding ** seen.get(t.industry, 0)  # each extra one competes for the same buyers
             seen[t.industry] = seen.get(t.industry, 0) + 1
-            if t.industry == "coal_mine" and loc not in _adjacency(state):
+            if t.industry == "coal_mine" and len(distances_from(state, (loc,))) == 1:  # no link reaches it
                 p_flip *= w.isolated_coal
         unflipped += p_flip * (info.vp + info.link_vp * own_links_at.get(loc, 0))
         p_income = p_flip
@@ -328,19 +323,20 @@ def explain(
         if L.is_merchant:
             continue
         pending = 0.0
-        for s in L.slots:
-            t = state.tiles.get(s.ref)
-            if t is None:
+        for slot in L.slots:
+            there = state.tiles.get(slot.ref)
+            if there is None:
                 pending += _EMPTY_SLOT_ICONS
-            elif not t.flipped:
-                pending += state.level_info(t).link_vp
+            elif not there.flipped:
+                pending += state.level_info(there).link_vp
         growth += n * pending
     parts["link_growth"] = w.link_growth * all_era * growth
     parts["reach"] = w.reach * len(network(state, seat))
 
     # money: what the next few actions can spend is worth more than a hoard; income is discounted
     near = w.spend_per_action * min(h.own_actions_game, w.near_actions)
-    parts["money"] = w.money * min(p.money, near) + w.money_hoard * max(0.0, p.money - near)
+    hoard = w.money_hoard * min(1.0, h.own_actions_game / w.near_actions)
+    parts["money"] = w.money * min(p.money, near) + hoard * max(0.0, p.money - near)
     discounted = w.discount * (1.0 - w.discount**h.payouts) / (1.0 - w.discount)  # sum of discount**k, k=1..payouts
     parts["income"] = w.money * w.income * _level_at(rules.income_levels, expected_space) * discounted
     risk = 0.0
@@ -354,7 +350,7 @@ def explain(
     parts["risk"] = risk
     parts["mat"] = -w.develop * _blocked_tiles(state, seat) * min(1.0, h.own_actions_game / 8.0)
     if include_hand:
-        parts["hand"] = w.hand * hand_value(state, seat, p.hand)
+        parts["hand"] = w.hand * hand_value(state, seat)
     return parts
 
 
@@ -410,8 +406,8 @@ def _blocked_tiles(state: GameState, seat: int) -> int:
     return blocked
 
 
-def hand_value(state: GameState, seat: int, hand: Sequence[str]) -> float:
-    """How useful the cards are (0..1 each): wilds 1, others by whether they can still build something."""
+def card_values(state: GameState, seat: int) -> dict[str, float]:
+    """How useful each card is to ``seat`` now (0..1): wilds 1, others by whether they can still build something."""
     p = state.players[seat]
     rules = state.rules
     buildable = {
@@ -419,16 +415,22 @@ def hand_value(state: GameState, seat: int, hand: Sequence[str]) -> float:
         for ind in rules.industries
         if (lvl := p.lowest_level(ind)) is not None and rules.level(ind, lvl).buildable_in(state.era)
     }
-    total = 0.0
-    for card in hand:
-        if card in WILD_CARDS:
-            total += 1.0
+    out: dict[str, float] = {c: _WILD_VALUE for c in WILD_CARDS}
+    for card in p.hand:
+        if card in out:
             continue
         named = card_location(card)
         if named is not None:
             L = rules.locations[named]
             free = any(s.ref not in state.tiles and buildable.intersection(s.industries) for s in L.slots)
-            total += 0.8 if free else 0.1
+            out[card] = 0.8 if free else 0.1
         else:
-            total += 0.6 if buildable.intersection(card_industries(card)) else 0.1
-    return total
+            out[card] = 0.6 if buildable.intersection(card_industries(card)) else 0.1
+    return out
+
+
+def hand_value(state: GameState, seat: int, hand: Sequence[str] | None = None) -> float:
+    """Sum of :func:`card_values` over ``hand`` (default: the seat's hand)."""
+    values = card_values(state, seat)
+    cards = state.players[seat].hand if hand is None else hand
+    return sum(values.get(c, 0.0) for c in cards)

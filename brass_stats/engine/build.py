@@ -184,7 +184,7 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
         state.touch_board()
     coal, coal_cost = consume_coal(state, seat, (a.location,), info.cost_coal, a.coal, policy, "build")
     iron, iron_cost = consume_iron(state, seat, info.cost_iron, a.iron, policy, "build")
-    spend(state, seat, info.cost_money + coal_cost + iron_cost, f"building {a.industry} {level}")
+    spend(state, seat, info.cost_money + coal_cost + iron_cost, "build", f"building {a.industry} level {level}")
     p.take_from_mat(a.industry)
     tile = Tile(seat, a.industry, level, info.resources_on_build(state.era))
     state.tiles[ref] = tile

@@ -16,7 +16,7 @@ MARKET = "market"
 MERCHANT = "merchant"
 
 
-def spend(state: GameState, seat: int, amount: int, cause: str) -> None:
+def spend(state: GameState, seat: int, amount: int, cause: str, what: str | None = None) -> None:
     """Pay money to the bank via the Character tile (counts toward turn order)."""
     if amount <= 0:
         return
@@ -24,7 +24,7 @@ def spend(state: GameState, seat: int, amount: int, cause: str) -> None:
     if p.money < amount:
         raise IllegalAction(
             "money.afford",
-            f"player {seat} must pay £{amount} for {cause} but has £{p.money}",
+            f"player {seat} must pay £{amount} for {what or cause} but has £{p.money}",
             player=seat,
             cost=amount,
             money=p.money,

@@ -9,12 +9,10 @@ is unfinished or disagrees with its declared result goes to the ``failures`` tab
 
 from __future__ import annotations
 
-import gc
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,8 +21,8 @@ import pyarrow as pa
 
 from ..errors import IllegalAction, LogFormatError
 from ..log.format import GameLog
-from ..replay import Replay
-from ..validate import expand_paths, illegal_to_json
+from ..replay import gc_paused
+from ..validate import expand_paths, replay_and_judge
 from .duckdb_store import Store
 from .tables import game_id, game_tables
 
@@ -101,24 +99,6 @@ def _failure(file: str, kind: str, err: dict[str, Any], gid: str | None, actions
     )
 
 
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector: a replay keeping every state makes it rescan them all, again and again."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
-def replay_with_states(log: GameLog) -> Replay:
-    """Replay a whole log keeping every state, as :func:`game_tables` needs (about 3x faster with the GC paused)."""
-    with gc_paused():
-        return Replay(log, keep_states=True).run()
-
-
 def process_file(path: str, known: frozenset[str] | set[str] = frozenset()) -> Outcome:
     """Load, check and replay one log and compute its tables (never raises for bad input)."""
     start = time.perf_counter()
@@ -129,29 +109,15 @@ def process_file(path: str, known: frozenset[str] | set[str] = frozenset()) -> O
         return _failure(path, "format", {"rule": "log.format", "message": str(e)}, None, 0, start)
     if gid in known:
         return Outcome(path, "skipped", gid, seconds=time.perf_counter() - start)
-    try:
-        r = replay_with_states(log)
-    except LogFormatError as e:
-        return _failure(path, "format", {"rule": "log.format", "message": str(e)}, gid, 0, start)
-    n = len(r.steps)
-    if r.error is not None:
-        return _failure(path, "illegal", illegal_to_json(r.error), gid, n, start)
-    if not r.finished:
-        st = r.state
-        msg = (
-            f"the log ends after {n} actions, in the {st.era.title()} Era round {st.era_round}, "
-            f"with player {st.current_player} to move: the game is not finished"
-        )
-        return _failure(path, "format", {"index": n, "rule": "log.truncated", "message": msg}, gid, n, start)
-    problems = r.check_result()
-    if problems:
-        return _failure(path, "result", {"rule": "log.result", "message": "; ".join(problems)}, gid, n, start)
+    r, verdict = replay_and_judge(log, keep_states=True)
+    if r is None or not verdict.ok:
+        return _failure(path, verdict.kind, verdict.error or {}, gid, verdict.actions, start)
     try:
         with gc_paused():
             tables = game_tables(r, path)
     except (IllegalAction, LogFormatError, ValueError) as e:  # pragma: no cover - a bug, but keep the run going
-        return _failure(path, "tables", {"rule": "storage.tables", "message": str(e)}, gid, n, start)
-    return Outcome(path, "ok", gid, tables_to_ipc(tables), actions=n, seconds=time.perf_counter() - start)
+        return _failure(path, "tables", {"rule": "storage.tables", "message": str(e)}, gid, len(r.steps), start)
+    return Outcome(path, "ok", gid, tables_to_ipc(tables), actions=len(r.steps), seconds=time.perf_counter() - start)
 
 
 _KNOWN: frozenset[str] = frozenset()
@@ -252,6 +218,9 @@ def _run_pool(files: list[str], workers: int, known: frozenset[str], done: Calla
 
     At most a few files per worker are in flight, so memory stays bounded however many files there are.
     """
+    # pyarrow imports pandas on its first conversion (about a second): do it once here, so that forked
+    # workers inherit it instead of each paying for it
+    pa.array([0], pa.int32())
     pending: set[Future[Outcome]] = set()
     queue = iter(files)
     limit = workers * 4
