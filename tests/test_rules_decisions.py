@@ -330,3 +330,22 @@ def test_D19_kidderminster_worcester_link_scores_the_farm_brewery() -> None:
     link(g, "kidderminster--worcester", 0)
     tile(g, "farm_brewery_south:0", 1, "brewery", 1, flipped=True)
     assert link_vp(g, "kidderminster--worcester") == g.rules.level("brewery", 1).link_vp
+
+
+def test_D20_a_tile_needing_no_beer_takes_no_merchant_barrel() -> None:
+    g = position()
+    seat = hand(g, "loc:birmingham")
+    tile(g, "birmingham:1", seat, "manufacturer", 3)  # Manufacturer III shows no beer
+    link(g, "birmingham--oxford", seat)
+    _merchant_setup(g, "oxford", ["manufacturer", "all"])
+    with pytest.raises(IllegalAction) as e:
+        apply_action(g, Sell(seat, "loc:birmingham", (Sale("birmingham:1", "oxford", 0, ("merchant",)),)))
+    assert e.value.rule == "beer.count"
+    after, done = apply_action(g, Sell(seat, "loc:birmingham", (Sale("birmingham:1", "oxford"),)))
+    assert after.tiles["birmingham:1"].flipped and all(
+        ms.beer for ms in after.merchant_spaces if ms.location == "oxford"
+    )
+    assert (
+        after.players[seat].income_space
+        == g.players[seat].income_space + g.rules.level("manufacturer", 3).income_spaces
+    )

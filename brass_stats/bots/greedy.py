@@ -4,63 +4,86 @@
 (:func:`~brass_stats.engine.turn.apply_action` never changes its input) and
 scores the resulting position for the acting seat with :func:`evaluate`. It
 picks the highest score; exact ties are broken with the ``rng`` it is given, so
-a game is fully determined by its seed.
+a game is fully determined by its seed. :func:`explain` returns the terms.
 
-The evaluation (all terms in victory points)
----------------------------------------------
+The evaluation (every term in victory points)
+----------------------------------------------
 
-``evaluate(state, seat)`` estimates the VP the seat will have at the end of
-the game if play went on "normally" from here:
+``evaluate(state, seat)`` estimates the VP the seat will finish with if play
+went on "normally" from here. The weights are the fields of :class:`Weights`.
 
-* **banked VP**: VP already on the track.
-* **pending era score**: :func:`~brass_stats.engine.scoring.potential_vp`,
-  the link and flipped-tile VP the seat would score if the era ended now
-  (weight 1: it is a lower bound of what this era's scoring gives).
-* **Rail-Era rescoring**: in the Canal Era, flipped tiles of level 2 or more
-  stay on the board and score again at the end of the Rail Era
-  (``carry`` × their VP).
-* **unflipped tiles**: each own unflipped tile is worth
-  ``P(flip) × (its VP [+ rescoring] + link icons next to own links + income it
-  adds)``. ``P(flip)`` depends on the tile: a cotton mill, manufacturer or
-  pottery is likely to sell when it is connected to a merchant that buys it and
-  beer is reachable (``p_sell_ready``), less so when not (``p_sell_connected``,
-  ``p_sell_unconnected``); coal mines, iron works and breweries flip when others
-  use them (``p_resource``). The probability shrinks as the era's remaining
-  actions run out; a level-1 tile still unflipped when the Canal Era ends is
-  lost, a higher level one can still flip in the Rail Era.
+* **banked VP**: the VP track.
+* **pending era score**: :func:`~brass_stats.engine.scoring.potential_vp`, the
+  link and flipped-tile VP the seat would score if the era ended now (weight 1:
+  a lower bound of this era's scoring).
+* **Rail-Era rescoring**: in the Canal Era, flipped tiles of level 2 or more stay
+  on the board and score again at the end of the Rail Era (``carry`` × VP).
+* **unflipped tiles**: each own unflipped tile is worth P(flip) × (its VP plus its
+  link icons times the own links touching its town); a level-2+ tile in the
+  Canal Era also counts its rescoring, or its Rail-Era VP if it only flips then
+  (``p_rail_later``). P(flip):
+
+  - cotton mill, manufacturer, pottery: ``p_sell_ready`` when connected to a
+    merchant that buys it with beer in reach, ``p_sell_connected`` when connected
+    without beer, ``p_sell_unconnected`` otherwise; times the share of the
+    seat's own actions left in the era (full from 3 actions up).
+  - coal mine, iron works, brewery: ``p_cube_canal`` (or ``p_cube_rail``) to the
+    power of the cubes/barrels left, times the share of everyone's actions left
+    in the era (full from 8 up), times ``isolated_coal`` for a mine no link
+    reaches, times ``crowding`` for each other own unflipped tile of the same
+    industry counted before it (they compete for the same buyers), times
+    :func:`resource_demand`: how much of the coal, iron and beer put on the
+    board this game has been used, relative to ``demand_ref`` (so mines and
+    breweries stop looking like income against players who never use them).
+
 * **link growth**: own links gain VP when tiles next to them flip:
-  ``link_growth`` × (link icons of unflipped tiles and a guess for empty slots
-  in the towns they touch), scaled by the era's remaining actions.
-* **reach**: ``reach`` × number of locations in the seat's network (where
-  industry cards can build).
-* **income**: income level × income payouts still to come × ``income``
-  (VP per £ of future income).
-* **money**: £ × a value per £ that is ``money`` while the seat has plenty of
-  actions left and falls towards ``money_floor`` (a tie-break) when its last
-  actions run out, plus a ``liquidity`` bonus on the first ``liquid_pounds``
-  (a player with no cash cannot act; this is what makes loans attractive when
-  broke and unattractive late, together with the income term).
-* **mat**: ``develop`` × tiles that block the mat (a level-1 tile in the Rail
-  Era, or a 1-VP pottery) in front of better tiles: developing them away is
+  ``link_growth`` × (link icons of unflipped tiles, ``0.5`` per empty slot) in
+  the towns they touch, scaled like the resource tiles by the era's actions left.
+* **reach**: ``reach`` × locations in the seat's network (where industry cards
+  can build).
+* **money**: ``money`` VP per £ for what the next ``near_actions`` actions could
+  spend (``spend_per_action`` £ each), ``money_hoard`` VP per £ above that
+  (falling to 0 as the seat's last actions run out). Money only counts for what
+  it buys; at the end of the game it is worth nothing but a tie-break.
+* **income**: ``money`` × ``income`` × the expected income level (the marker
+  moved by ``income_delay`` × P(flip) × the income spaces of each unflipped tile)
+  × the income payouts still to come, discounted by ``discount`` per round. The
+  discount makes £30 now worth more than 3 income levels for the rest of the
+  game early on, which is what makes a loan attractive.
+* **risk**: ``risk`` × £ short if the next ``risk_rounds`` incomes at the
+  current level cannot be paid, ``shortfall`` × £ short for the very next one,
+  and ``negative_income`` × level² for a negative level (less near the end):
+  a deep negative income is the death spiral of loans.
+* **mat**: ``develop`` × tiles blocking the mat in front of better ones (a
+  level-1 tile in the Rail Era, a 1-VP pottery): developing them away is
   rewarded, building through them is not penalised.
-* **hand**: ``hand`` × a small usefulness score of the cards kept (wild
-  cards, location cards with a free slot the seat can use, industry cards of
-  industries it can still build). It mostly decides *which* card to discard.
+* **hand**: ``hand`` × a usefulness score of the cards kept (wild 1, a location
+  card with a free slot the seat can use 0.8, an industry card it can build 0.6,
+  else 0.1). It mostly decides which card to discard, and whether to scout.
 * **opponents**: ``opponents`` × the best opponent's evaluation is subtracted
   (0 by default: the bot plays for its own score).
 
 At the end of the game the evaluation is the final VP, then income level and
 money as tie-breaks (the official ranking).
 
+Tuning
+------
+
+The defaults were tuned by hand on seeded self-play (mean VP per player in
+4-player greedy games, games of 4 players with 2 tuned seats) and on 2-player
+games against :class:`~brass_stats.bots.RandomBot` (which must not drive the
+bot into a loan death spiral); ``benchmarks/bench_bots.py`` measures both.
+
 Speed
 -----
 
 Actions that differ only in the discarded card lead to the same board, so the
-board is evaluated once per such group and only the hand term is recomputed
-per card. When a turn offers more than ``sell_cap`` different Sell actions, only
-the ``sell_cap`` that flip the most tiles (then earn the most VP and income
-immediately) are evaluated; the rest are never chosen, so the bot never picks
-anything that is not in ``legal_actions``.
+board is evaluated once per such group and only the hand term is recomputed per
+card (about 20-60 evaluations per decision instead of 150-500). When a turn
+offers more than ``sell_cap`` different Sell actions, only the ``sell_cap`` that
+flip the most tiles (then the most VP) are evaluated. The bot only ever returns
+an element of the ``legal_actions`` it was given. Most of a game's time is spent
+in :func:`~brass_stats.engine.legal.legal_actions`, before the bot is asked.
 """
 
 from __future__ import annotations
