@@ -11,7 +11,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..rules_data import INDUSTRIES, IndustryLevel, RulesData
+from ..rules_data import IndustryLevel, RulesData
 
 if TYPE_CHECKING:
     from .setup import ChanceSource
@@ -47,6 +47,7 @@ class Player:
         "hand",
         "discard",
         "mat",
+        "first_level",
         "spent",
         "loans",
         "link_tiles",
@@ -61,8 +62,9 @@ class Player:
         self.vp: int = 0
         self.hand: list[str] = []
         self.discard: list[str] = []
-        # tiles left on the player mat, per industry, per level (index level-1)
-        self.mat: dict[str, list[int]] = {ind: [lv.tiles for lv in rules.industries[ind]] for ind in INDUSTRIES}
+        # tiles left on the player mat, per industry, per level (index: level - first level)
+        self.mat: dict[str, list[int]] = {ind: [lv.tiles for lv in rules.industries[ind]] for ind in rules.industry_ids}
+        self.first_level: dict[str, int] = {ind: rules.first_level(ind) for ind in rules.industry_ids}
         self.spent: int = 0  # money spent this round (on the Character tile)
         self.loans: int = 0
         self.link_tiles: int = c["per_player_components"]["link_tiles"]
@@ -70,13 +72,13 @@ class Player:
     def lowest_level(self, industry: str) -> int | None:
         for i, n in enumerate(self.mat[industry]):
             if n:
-                return i + 1
+                return i + self.first_level[industry]
         return None
 
     def take_from_mat(self, industry: str) -> int:
         lvl = self.lowest_level(industry)
         assert lvl is not None
-        self.mat[industry][lvl - 1] -= 1
+        self.mat[industry][lvl - self.first_level[industry]] -= 1
         return lvl
 
     def copy(self) -> Player:
@@ -84,6 +86,7 @@ class Player:
         p.seat, p.name, p.money, p.income_space, p.vp = self.seat, self.name, self.money, self.income_space, self.vp
         p.hand, p.discard = list(self.hand), list(self.discard)
         p.mat = {k: list(v) for k, v in self.mat.items()}
+        p.first_level = self.first_level
         p.spent, p.loans, p.link_tiles = self.spent, self.loans, self.link_tiles
         return p
 
@@ -169,7 +172,7 @@ class GameState:
 
     # -- small queries -------------------------------------------------------
     def level_info(self, tile: Tile) -> IndustryLevel:
-        return self.rules.industries[tile.industry][tile.level - 1]
+        return self.rules.level(tile.industry, tile.level)
 
     def income_level(self, seat: int) -> int:
         return self.rules.income_levels[self.players[seat].income_space]

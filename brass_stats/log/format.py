@@ -23,8 +23,10 @@ from typing import Any
 from ..engine.actions import Action, action_from_json
 from ..engine.setup import ChanceSource, ExplicitChance, SeededChance
 from ..errors import LogFormatError
-from ..rules_data import EDITIONS, RulesData, UnknownOverride, load_rules
+from ..rules_data import RulesData, UnknownOverride, load_rules
 
+# Editions the engine can replay (the rules data may know more).
+PLAYABLE_EDITIONS: tuple[str, ...] = ("birmingham",)
 FORMAT_NAME = "brass-stats-log"
 FORMAT_VERSION = 1
 OPTION_KEYS = frozenset({"tile_overrides"})
@@ -126,8 +128,8 @@ class GameLog:
                 f"unsupported format_version {version!r}; this version of brass-stats reads version {FORMAT_VERSION}"
             )
         edition = data.get("edition")
-        if edition not in EDITIONS:
-            raise fail(f"unknown edition {edition!r}; known: {', '.join(EDITIONS)}", "edition")
+        if edition not in PLAYABLE_EDITIONS:
+            raise fail(f"unknown edition {edition!r}; known: {', '.join(PLAYABLE_EDITIONS)}", "edition")
         players = data.get("players")
         if not isinstance(players, list) or not 2 <= len(players) <= 4:
             raise fail("'players' must list 2 to 4 players", "players")

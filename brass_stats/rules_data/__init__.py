@@ -30,9 +30,11 @@ INDUSTRIES: tuple[str, ...] = (
     "pottery",
     "brewery",
 )
+# Every industry of every edition, in a fixed order (storage columns use it).
+ALL_INDUSTRIES: tuple[str, ...] = (*INDUSTRIES, "port", "shipyard")
 SELLABLE: frozenset[str] = frozenset({"cotton_mill", "manufacturer", "pottery"})
 ERAS: tuple[str, ...] = ("canal", "rail")
-EDITIONS: tuple[str, ...] = ("birmingham",)
+EDITIONS: tuple[str, ...] = ("birmingham", "lancashire")
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,12 +208,27 @@ class RulesData:
     wild_cards: Mapping[str, int]
     rounds_per_era: Mapping[int, int]
     overrides: tuple[tuple[str, Any], ...] = field(default=())
+    # -- what differs between editions, as data ------------------------------------------
+    industry_ids: tuple[str, ...] = INDUSTRIES
+    sellable: frozenset[str] = SELLABLE
+    trade_locations: frozenset[str] = frozenset()  # printed coal-market / trade icons
+    trade_industries: frozenset[str] = frozenset()  # tiles that show a trade icon (Lancashire ports)
+    loan_options: tuple[tuple[int, int], ...] = ((30, 3),)  # (money, income levels lost)
+    face_down_discards: int = 1  # canal-era setup discard per player
+    deck_tile: Mapping[str, int] = field(default_factory=dict)  # era -> cards per player beneath it
+    cash_vp_per: int | None = None  # end of the rail era: 1 VP per this many £
+    dcm_track: tuple[int | None, ...] = ()  # Distant Cotton Market: income spaces per row, None = X
+    dcm_tiles: Mapping[int, tuple[int, ...]] = field(default_factory=dict)  # players -> tile moves
+    classic_deck_counts: Mapping[str, int] = field(default_factory=dict)
     slots: Mapping[str, Slot] = field(init=False, repr=False)
     link_aliases: Mapping[str, str] = field(init=False, repr=False)
+    _levels: Mapping[tuple[str, int], IndustryLevel] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         index = {s.ref: s for loc in self.locations.values() for s in loc.slots}
         object.__setattr__(self, "slots", index)
+        levels = {(ind, lv.level): lv for ind, lvs in self.industries.items() for lv in lvs}
+        object.__setattr__(self, "_levels", levels)
         # "a--b" and "b--a" both name the same link; the data's id is canonical
         aliases = {f"{b}--{a}": lid for lid, ln in self.links.items() for a, b in [ln.endpoints]}
         aliases.update({lid: lid for lid in self.links})
@@ -219,9 +236,14 @@ class RulesData:
 
     # -- derived lookups -------------------------------------------------
     def level(self, industry: str, level: int) -> IndustryLevel:
-        if level < 1:  # a negative index would silently pick a high level
-            raise IndexError(f"{industry} has no level {level}")
-        return self.industries[industry][level - 1]
+        try:
+            return self._levels[(industry, level)]
+        except KeyError:
+            raise IndexError(f"{industry} has no level {level}") from None
+
+    def first_level(self, industry: str) -> int:
+        """The lowest printed level (1, or 0 for Lancashire's unbuildable shipyards)."""
+        return self.industries[industry][0].level
 
     def income_level(self, space: int) -> int:
         if space < 0:  # a negative index would silently read the top of the track
@@ -249,8 +271,8 @@ class RulesData:
 
     @property
     def all_card_codes(self) -> frozenset[str]:
-        codes = {c for counts in self.deck_counts.values() for c in counts}
-        return frozenset(codes | WILD_CARDS)
+        codes = {c for counts in self.deck_counts.values() for c in counts} | set(self.classic_deck_counts)
+        return frozenset(codes | set(self.wild_cards))
 
 
 def _raw(edition: str) -> dict[str, Any]:
@@ -349,6 +371,104 @@ def _build_birmingham(raw: dict[str, Any]) -> RulesData:
         deck_counts=deck_counts,
         wild_cards={WILD_LOCATION: wild["wild_location"], WILD_INDUSTRY: wild["wild_industry"]},
         rounds_per_era={int(k): v for k, v in c["rounds_per_era"].items()},
+        trade_locations=frozenset(m["id"] for m in raw["merchants"] if m["coal_market_connection_icon"]),
+    )
+
+
+def _industry_level(ind: str, lv: dict[str, Any]) -> IndustryLevel:
+    prod = lv["produces"]
+    cost = lv["cost"] or {"money": 0, "coal": 0, "iron": 0}
+    return IndustryLevel(
+        industry=ind,
+        level=lv["level"],
+        tiles=lv["tiles_per_player"],
+        cost_money=cost["money"],
+        cost_coal=cost["coal"],
+        cost_iron=cost["iron"],
+        beer_to_sell=lv.get("beer_to_sell") or 0,
+        vp=lv["vp_when_flipped"],
+        income_spaces=lv["income_spaces_when_flipped"],
+        link_vp=lv["link_vp"],
+        coal_produced=prod.get("coal", 0),
+        iron_produced=prod.get("iron", 0),
+        beer_canal=prod.get("beer_canal_era", 0),
+        beer_rail=prod.get("beer_rail_era", 0),
+        canal_ok=lv["can_build_canal_era"],
+        rail_ok=lv["can_build_rail_era"],
+        can_develop=lv["can_develop"],
+    )
+
+
+LANCASHIRE_INDUSTRIES: tuple[str, ...] = ("cotton_mill", "coal_mine", "iron_works", "port", "shipyard")
+
+
+def _build_lancashire(raw: dict[str, Any]) -> RulesData:
+    c = raw["constants"]
+    locations: dict[str, Location] = {}
+    for loc in raw["locations"]:
+        slots = tuple(Slot(loc["id"], s["index"], tuple(s["allowed_industries"])) for s in loc["slots"])
+        kind = {"external_market": "merchant"}.get(loc["kind"], loc["kind"])
+        locations[loc["id"]] = Location(loc["id"], loc["name"], kind, slots, loc.get("printed_link_vp", 0), None)
+    links = {
+        ln["id"]: Link(
+            ln["id"], (ln["endpoints"][0], ln["endpoints"][1]), tuple(ln["endpoints"]), ln["canal"], ln["rail"]
+        )
+        for ln in raw["links"]
+    }
+    industries = {
+        ind: tuple(_industry_level(ind, lv) for lv in raw["industry_tiles"][ind]["levels"])
+        for ind in LANCASHIRE_INDUSTRIES
+    }
+    markets = {
+        name: Market(name, tuple(m["space_prices_cheapest_first"]), m["initial_cubes"], m["price_when_empty"])
+        for name, m in raw["markets"].items()
+        if name in ("coal", "iron")
+    }
+    income: list[int] = []
+    for lv in raw["progress_track"]["levels"]:
+        income.extend([lv["income_level"]] * (lv["last_space"] - lv["first_space"] + 1))
+    deck_counts: dict[int, dict[str, int]] = {}
+    for p in c["players"]:
+        counts: dict[str, int] = {}
+        for lc in raw["cards"]["location_cards"]:
+            if lc["count"][str(p)]:
+                counts[f"loc:{lc['location']}"] = lc["count"][str(p)]
+        for ic in raw["cards"]["industry_cards"]:
+            if ic["count"][str(p)]:
+                counts[f"ind:{ic['industry']}"] = ic["count"][str(p)]
+        deck_counts[p] = counts
+    classic: dict[str, int] = {}
+    for lc in raw["cards"]["location_cards"]:
+        classic[f"loc:{lc['location']}"] = lc.get("count_2007_original_deck", lc["count"]["4"])
+    for ic in raw["cards"]["industry_cards"]:
+        classic[f"ind:{ic['industry']}"] = ic.get("count_2007_original_deck", ic["count"]["4"])
+    dcm = raw["distant_cotton_market"]
+    track = tuple(None if s.get("x_space") else s["income_spaces"] for s in dcm["track"]["spaces_top_to_bottom"])
+    return RulesData(
+        edition="lancashire",
+        constants=c,
+        locations=locations,
+        links=links,
+        industries=industries,
+        merchants={},
+        merchant_tiles={},
+        merchant_tiles_by_players={},
+        markets=markets,
+        income_levels=tuple(income),
+        deck_counts=deck_counts,
+        wild_cards={},
+        rounds_per_era={int(k): v for k, v in c["rounds_per_era"].items()},
+        industry_ids=LANCASHIRE_INDUSTRIES,
+        sellable=frozenset({"cotton_mill"}),
+        trade_locations=frozenset(loc["id"] for loc in raw["locations"] if loc.get("printed_trade_icon")),
+        trade_industries=frozenset({"port"}),
+        loan_options=tuple((o["money"], o["income_levels_lost"]) for o in c["loan"]["options"]),
+        face_down_discards=0,
+        deck_tile={"canal": 1, "rail": 2},
+        cash_vp_per=10,
+        dcm_track=track,
+        dcm_tiles={int(k): tuple(v) for k, v in dcm["tiles_by_player_count"].items()},
+        classic_deck_counts=classic,
     )
 
 
@@ -369,25 +489,25 @@ def _apply_overrides(rules: RulesData, overrides: tuple[tuple[str, Any], ...]) -
         try:
             ind, lvl_s, fld = key.split(".")
             lvl = int(lvl_s)
-            if lvl < 1:  # level 0 would otherwise override the top level
-                raise IndexError(lvl)
-            current = industries[ind][lvl - 1]
-        except (ValueError, KeyError, IndexError):
+            pos = next(i for i, lv in enumerate(industries[ind]) if lv.level == lvl)
+            current = industries[ind][pos]
+        except (ValueError, KeyError, IndexError, StopIteration):
             raise UnknownOverride(f"unknown tile override {key!r} (expected industry.level.field)") from None
         if fld not in OVERRIDABLE_FIELDS or not isinstance(value, int) or isinstance(value, bool):
             raise UnknownOverride(
                 f"tile override {key!r}: field must be one of {sorted(OVERRIDABLE_FIELDS)} with an integer value"
             )
         changes: dict[str, Any] = {fld: value}
-        industries[ind][lvl - 1] = replace(current, **changes)
+        industries[ind][pos] = replace(current, **changes)
     return replace(rules, industries={k: tuple(v) for k, v in industries.items()}, overrides=overrides)
 
 
 @cache
 def _load(edition: str, overrides: tuple[tuple[str, Any], ...]) -> RulesData:
-    if edition != "birmingham":
+    builders = {"birmingham": _build_birmingham, "lancashire": _build_lancashire}
+    if edition not in builders:
         raise ValueError(f"unknown edition {edition!r}; known: {', '.join(EDITIONS)}")
-    base = _build_birmingham(_raw(edition))
+    base = builders[edition](_raw(edition))
     return _apply_overrides(base, overrides) if overrides else base
 
 
