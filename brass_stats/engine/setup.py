@@ -17,12 +17,12 @@ Two chance sources, as the log format allows:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..errors import LogFormatError
-from ..rules_data import BIRMINGHAM, WILD_CARDS, RulesData
+from ..rules_data import BIRMINGHAM, RulesData
 from .state import GameState, MerchantSpace, Player
 
 MASK64 = (1 << 64) - 1
@@ -79,16 +79,19 @@ class Deal:
     hands: list[list[str]]
     deck: list[str]  # top card first
     discards: list[list[str]]  # face-down discard per seat (canal era only)
+    reserve: list[str] = field(default_factory=list)  # beneath the deck tile, unused this era (Lancashire)
 
 
 class ChanceSource(Protocol):
     def merchant_faces(self, rules: RulesData, players: int) -> dict[str, list[str]]: ...
 
-    def canal_deal(self, rules: RulesData, players: int) -> Deal: ...
+    def canal_deal(self, rules: RulesData, players: int, deck: list[str], reserve: int) -> Deal: ...
+
+    def distant_market(self, rules: RulesData, players: int, era: str) -> list[int]: ...
 
     def turn_order(self, players: int) -> list[int]: ...
 
-    def rail_deal(self, cards: list[str], players: int) -> Deal: ...
+    def rail_deal(self, cards: list[str], players: int, remove: int = 0) -> Deal: ...
 
     def copy(self) -> ChanceSource: ...
 
@@ -114,23 +117,36 @@ class SeededChance:
             out.setdefault(loc, []).append(tile_face(rules.merchant_tiles[tid].accepts))
         return out
 
-    def canal_deal(self, rules: RulesData, players: int) -> Deal:
-        deck = rules.deck(players)
+    def canal_deal(self, rules: RulesData, players: int, deck: list[str], reserve: int) -> Deal:
+        """Shuffle, deal hands, then the face-down discards (Birmingham); the bottom ``reserve`` cards
+        go beneath the deck tile (Lancashire)."""
+        deck = list(deck)
         self.rng.shuffle(deck)
         size = rules.constants["hand_size"]
         hands = [deck[i * size : (i + 1) * size] for i in range(players)]
         deck = deck[players * size :]
-        discards = [[deck[i]] for i in range(players)]
-        return Deal(hands, deck[players:], discards)
+        k = rules.face_down_discards
+        discards = [deck[i * k : (i + 1) * k] for i in range(players)]
+        deck = deck[players * k :]
+        cut = len(deck) - reserve
+        return Deal(hands, deck[:cut], discards, deck[cut:])
+
+    def distant_market(self, rules: RulesData, players: int, era: str) -> list[int]:
+        """The Distant Cotton Market tiles shuffled (top first); no draw at all without such tiles."""
+        tiles = sorted(rules.dcm_tiles.get(players, ()))
+        self.rng.shuffle(tiles)
+        return tiles
 
     def turn_order(self, players: int) -> list[int]:
         order = list(range(players))
         self.rng.shuffle(order)
         return order
 
-    def rail_deal(self, cards: list[str], players: int) -> Deal:
+    def rail_deal(self, cards: list[str], players: int, remove: int = 0) -> Deal:
+        """Sort, shuffle, return the top ``remove`` cards to the box (classic deck), deal 8 each."""
         deck = sorted(cards)
         self.rng.shuffle(deck)
+        deck = deck[remove:]
         size = BIRMINGHAM.constants["hand_size"]
         hands = [deck[i * size : (i + 1) * size] for i in range(players)]
         return Deal(hands, deck[players * size :], [[] for _ in range(players)])
@@ -168,21 +184,39 @@ class ExplicitChance:
                 )
         return {k: list(v) for k, v in faces.items()}
 
-    def canal_deal(self, rules: RulesData, players: int) -> Deal:
+    def canal_deal(self, rules: RulesData, players: int, deck: list[str], reserve: int) -> Deal:
         r = self.record
-        deal = Deal([list(h) for h in r["hands"]], list(r["deck"]), [list(d) for d in r["discards"]])
-        cards = [c for h in deal.hands for c in h] + deal.deck + [c for d in deal.discards for c in d]
-        if Counter(cards) != Counter(rules.deck(players)):
-            diff = (Counter(cards) - Counter(rules.deck(players))) + (Counter(rules.deck(players)) - Counter(cards))
+        k = rules.face_down_discards
+        discards = [list(d) for d in r.get("discards", [[] for _ in range(players)])]
+        deal = Deal([list(h) for h in r["hands"]], list(r["deck"]), discards, list(r.get("reserve", [])))
+        cards = [c for h in deal.hands for c in h] + deal.deck + [c for d in deal.discards for c in d] + deal.reserve
+        if Counter(cards) != Counter(deck):
+            diff = (Counter(cards) - Counter(deck)) + (Counter(deck) - Counter(cards))
             raise LogFormatError(
-                f"chance: hands, discards and deck are not the {players}-player deck (differences: {dict(diff)})"
+                f"chance: hands, discards{', reserve' if reserve else ''} and deck are not the "
+                f"{players}-player deck (differences: {dict(diff)})"
             )
         size = rules.constants["hand_size"]
         if len(deal.hands) != players or any(len(h) != size for h in deal.hands):
             raise LogFormatError(f"chance.hands: need {players} hands of {size} cards")
-        if len(deal.discards) != players or any(len(d) != 1 for d in deal.discards):
-            raise LogFormatError("chance.discards: need one face-down card per player")
+        if len(deal.discards) != players or any(len(d) != k for d in deal.discards):
+            count = "one face-down card" if k == 1 else f"{k} face-down cards"
+            raise LogFormatError(f"chance.discards: need {count} per player")
+        if len(deal.reserve) != reserve:
+            raise LogFormatError(f"chance.reserve: need {reserve} card(s) beneath the deck tile")
         return deal
+
+    def distant_market(self, rules: RulesData, players: int, era: str) -> list[int]:
+        expected = sorted(rules.dcm_tiles.get(players, ()))
+        if not expected:
+            return []
+        tiles = self.record.get("distant_market", {}).get(era)
+        if not isinstance(tiles, list) or sorted(tiles) != expected:
+            raise LogFormatError(
+                f"chance.distant_market.{era} must list the {players}-player Distant Cotton Market tiles "
+                f"{expected} in the order drawn"
+            )
+        return list(tiles)
 
     def turn_order(self, players: int) -> list[int]:
         order = list(self.record["turn_order"])
@@ -190,7 +224,7 @@ class ExplicitChance:
             raise LogFormatError(f"chance.turn_order must list seats 0..{players - 1} once each, got {order}")
         return order
 
-    def rail_deal(self, cards: list[str], players: int) -> Deal:
+    def rail_deal(self, cards: list[str], players: int, remove: int = 0) -> Deal:
         r = self.record.get("rail_era")
         if r is None:
             raise LogFormatError(
@@ -198,9 +232,12 @@ class ExplicitChance:
             )
         deal = Deal([list(h) for h in r["hands"]], list(r["deck"]), [[] for _ in range(players)])
         size = BIRMINGHAM.constants["hand_size"]
-        if len(deal.hands) != players or any(len(h) != min(size, len(cards) // players) for h in deal.hands):
+        if len(deal.hands) != players or any(len(h) != min(size, (len(cards) - remove) // players) for h in deal.hands):
             raise LogFormatError(f"chance.rail_era.hands: need {players} hands of {size} cards")
-        dealt = [c for h in deal.hands for c in h] + deal.deck
+        removed = list(r.get("removed", []))
+        if len(removed) != remove:
+            raise LogFormatError(f"chance.rail_era.removed: the classic deck removes {remove} card(s)")
+        dealt = [c for h in deal.hands for c in h] + deal.deck + removed
         if Counter(dealt) != Counter(cards):
             raise LogFormatError("chance.rail_era: hands and deck are not the cards discarded in the Canal Era")
         return deal
@@ -212,15 +249,44 @@ class ExplicitChance:
         return self.record
 
 
+# Game options of the log format (``options`` in the header); see docs/log-format.md.
+GAME_OPTIONS = frozenset({"virtual_link", "classic_deck", "introductory"})
+
+
+def starting_deck(rules: RulesData, players: int, options: Mapping[str, Any]) -> tuple[list[str], int]:
+    """(the cards shuffled at setup, how many go beneath the deck tile)."""
+    if options.get("classic_deck"):
+        # Lancashire classic setup: every card, 9 (3p) or 6 (4p) beneath the deck tile
+        deck = [c for c, k in sorted(rules.classic_deck_counts.items()) for _ in range(k)]
+        return deck, {3: 9, 4: 6}[players]
+    return rules.deck(players), rules.deck_tile.get("canal", 0) * players
+
+
+def check_options(rules: RulesData, players: int, options: Mapping[str, Any]) -> None:
+    unknown = set(options) - GAME_OPTIONS - {"tile_overrides"}
+    if unknown:
+        raise LogFormatError(f"unknown option(s): {', '.join(sorted(unknown))}")
+    for key in GAME_OPTIONS & set(options):
+        if not isinstance(options[key], bool):
+            raise LogFormatError(f"option {key!r} must be true or false")
+    if rules.edition != "lancashire" and (options.get("virtual_link") or options.get("classic_deck")):
+        raise LogFormatError("the virtual link and the classic deck are options of Brass: Lancashire")
+    if options.get("classic_deck") and players == 2:
+        raise LogFormatError("the classic deck setup is for 3 or 4 players")
+
+
 def new_game(
     names: Sequence[str],
     chance: ChanceSource,
     rules: RulesData = BIRMINGHAM,
+    options: Mapping[str, Any] | None = None,
 ) -> GameState:
     """Set up the board and players (rulebook: Board Setup, Player Area Setup)."""
     n = len(names)
+    options = dict(options or {})
     if n not in rules.constants["players"]:
-        raise LogFormatError(f"Brass: Birmingham is for 2 to 4 players, not {n}")
+        raise LogFormatError(f"Brass: {rules.edition.title()} is for 2 to 4 players, not {n}")
+    check_options(rules, n, options)
     players = [Player(i, name, rules) for i, name in enumerate(names)]
     faces = chance.merchant_faces(rules, n)
     spaces: list[MerchantSpace] = []
@@ -231,19 +297,24 @@ def new_game(
         if face not in face_accepts and face not in ("cotton_mill", "manufacturer", "pottery"):
             raise LogFormatError(f"chance.merchant_tiles: unknown merchant tile face {face!r}")
         spaces.append(MerchantSpace(loc, i, face, accepts, beer=bool(accepts)))
-    deal = chance.canal_deal(rules, n)
+    deck, reserve = starting_deck(rules, n, options)
+    deal = chance.canal_deal(rules, n, deck, reserve)
     for p, hand, disc in zip(players, deal.hands, deal.discards, strict=True):
         p.hand = list(hand)
         p.discard = list(disc)
+    dcm = chance.distant_market(rules, n, "canal")
     state = GameState(
         rules=rules,
         players=players,
         chance=chance,
         turn_order=chance.turn_order(n),
         deck=list(deal.deck),
-        wild={c: rules.wild_cards[c] for c in WILD_CARDS},
+        wild=dict(rules.wild_cards),
         coal_market=rules.markets["coal"].initial_cubes,
         iron_market=rules.markets["iron"].initial_cubes,
         merchant_spaces=spaces,
+        reserve=list(deal.reserve),
+        dcm_pile=dcm,
+        options=options,
     )
     return state

@@ -132,6 +132,11 @@ class GameState:
     phase: str = "actions"  # "actions", "shortfall" or "over"
     shortfalls: list[tuple[int, int]] = field(default_factory=list)  # (seat, £ still owed), in turn order
     era_ends_after_shortfall: bool = False
+    reserve: list[str] = field(default_factory=list)  # cards beneath the deck tile, unused this era
+    dcm_pile: list[int] = field(default_factory=list)  # Distant Cotton Market tiles, top first
+    dcm_drawn: list[int] = field(default_factory=list)
+    dcm_position: int = 0  # marker row on the Distant Cotton Market track
+    options: dict[str, Any] = field(default_factory=dict)
     # the board just before each era's scoring: era -> (tiles, links)
     era_boards: dict[str, tuple[dict[str, Tile], dict[str, int]]] = field(default_factory=dict)
     board_version: int = 0
@@ -201,6 +206,9 @@ class GameState:
             MerchantSpace(m.location, m.index, m.face, m.accepts, m.beer) for m in self.merchant_spaces
         ]
         new.shortfalls = list(self.shortfalls)
+        new.reserve = list(self.reserve)
+        new.dcm_pile = list(self.dcm_pile)
+        new.dcm_drawn = list(self.dcm_drawn)
         new.cache = dict(self.cache)
         new.chance = self.chance.copy()
         new.effects = None
