@@ -43,13 +43,13 @@ class IllegalAction(BrassError):
         self.era: str | None = None
         self.action: dict[str, Any] | None = None
         self.file: str | None = None
+        self.edition: str = "birmingham"
 
     @property
     def rule_text(self) -> str:
-        from .engine.rulebook import RULES
+        from .engine.rulebook import rule_text
 
-        r = RULES.get(self.rule)
-        return r.text if r else ""
+        return rule_text(self.rule, self.edition)
 
     def __str__(self) -> str:
         where = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from brass_stats.engine.rulebook import RULES
+from brass_stats.engine.rulebook import ALL_RULE_IDS, RULEBOOKS
 
 TESTS = Path(__file__).parent
 
@@ -14,7 +14,7 @@ def test_every_rule_id_has_a_test_named_after_it() -> None:
     names: set[str] = set()
     for path in TESTS.glob("test_*.py"):
         names.update(re.findall(r"^\s*def (test_\w+)", path.read_text(), flags=re.M))
-    missing = [rid for rid in RULES if not any(rid.replace(".", "_") in n for n in names)]
+    missing = [rid for rid in sorted(ALL_RULE_IDS) if not any(rid.replace(".", "_") in n for n in names)]
     assert missing == [], f"rule ids without a test named after them: {missing}"
 
 
@@ -25,4 +25,9 @@ def test_every_rule_id_raised_by_the_engine_is_in_the_rulebook_catalogue() -> No
         cited.update(re.findall(r'IllegalAction\(\s*"([a-z_]+\.[a-z_]+)"', path.read_text()))
         cited.update(re.findall(r'rule="([a-z_]+\.[a-z_]+)"', path.read_text()))
     assert cited, "the engine cites rules"
-    assert cited <= set(RULES), f"cited but not catalogued: {sorted(cited - set(RULES))}"
+    assert cited <= ALL_RULE_IDS, f"cited but not catalogued: {sorted(cited - ALL_RULE_IDS)}"
+
+
+def test_each_edition_catalogue_quotes_its_own_rulebook() -> None:
+    assert RULEBOOKS["lancashire"]["coal.market"].text != RULEBOOKS["birmingham"]["coal.market"].text
+    assert "scout.wild_in_hand" not in RULEBOOKS["lancashire"] and "sell.port" not in RULEBOOKS["birmingham"]

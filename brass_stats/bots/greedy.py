@@ -69,10 +69,12 @@ money as tie-breaks (the official ranking).
 Tuning
 ------
 
-The defaults were tuned by hand on seeded self-play (mean VP per player in
-4-player greedy games, games of 4 players with 2 tuned seats) and on 2-player
-games against :class:`~brass_stats.bots.RandomBot` (which must not drive the
-bot into a loan death spiral); ``benchmarks/bench_bots.py`` measures both.
+The defaults were tuned by hand, a few dozen seeded games per change: mean VP
+per player in 4-player greedy self-play, head-to-head 4-player games (a variant
+in two seats, the defaults in the other two, then seats swapped), and 2-player
+games against :class:`~brass_stats.bots.RandomBot`, an opponent that never uses
+coal or beer and so must not lure the bot into a loan death spiral.
+``benchmarks/bench_bots.py`` measures strength and speed.
 
 Speed
 -----
@@ -110,7 +112,7 @@ class Weights:
     spend_per_action: float = 10.0
     near_actions: float = 4.0
     income: float = 1.0
-    discount: float = 0.9
+    discount: float = 0.92
     carry: float = 1.0
     p_sell_ready: float = 0.9
     p_sell_connected: float = 0.7
@@ -128,9 +130,9 @@ class Weights:
     demand_prior: float = 6.0
     demand_min: float = 0.3
     p_rail_later: float = 0.8
-    link_growth: float = 0.35
-    reach: float = 0.15
-    develop: float = 1.0
+    link_growth: float = 0.6
+    reach: float = 0.3
+    develop: float = 2.0
     hand: float = 0.3
     opponents: float = 0.0
     sell_cap: int = 40

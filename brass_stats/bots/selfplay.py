@@ -109,17 +109,20 @@ def generate(
     out.mkdir(parents=True, exist_ok=True)
     workers = workers or os.cpu_count() or 1
     paths = [game_path(out, seed, i) for i in range(n_games)]
-    with _Progress(progress, f"{players}-player games ({', '.join(seats)})", n_games) as bar:
-        if workers == 1 or n_games <= 1:
+    description = f"{players}-player games ({', '.join(seats)})"
+    if workers == 1 or n_games <= 1:
+        with _Progress(progress, description, n_games) as bar:
             for i in range(n_games):
                 _write_game(str(out), seed, i, seats)
                 bar.advance()
-        else:
-            with ProcessPoolExecutor(max_workers=min(workers, n_games)) as pool:
-                futures = [pool.submit(_write_game, str(out), seed, i, seats) for i in range(n_games)]
-                for f in as_completed(futures):
-                    f.result()  # re-raise a worker's error here
-                    bar.advance()
+        return paths
+    with ProcessPoolExecutor(max_workers=min(workers, n_games)) as pool:
+        # every worker is forked at the first submit, before the progress bar starts its refresh thread
+        futures = [pool.submit(_write_game, str(out), seed, i, seats) for i in range(n_games)]
+        with _Progress(progress, description, n_games) as bar:
+            for f in as_completed(futures):
+                f.result()  # re-raise a worker's error here
+                bar.advance()
     return paths
 
 

@@ -68,9 +68,14 @@ class Build(Action):
     slot: int | None = None
     coal: Sources | None = None
     iron: Sources | None = None
+    second_card: str | None = None  # Lancashire double-action build: two cards as any location card
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        return (self.card,) if self.second_card is None else (self.card, self.second_card)
 
     def skeleton(self) -> Action:
-        return Build(self.player, self.card, self.industry, self.location, self.slot)
+        return Build(self.player, self.card, self.industry, self.location, self.slot, second_card=self.second_card)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +161,7 @@ class Sell(Action):
 class Loan(Action):
     TYPE: ClassVar[str] = "loan"
     card: str = ""
+    amount: int | None = None  # £ taken, when the edition offers more than one loan (Lancashire)
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,6 +241,8 @@ _FIELD_DECODERS: dict[str, Any] = {
     "industries": _strs,
     "discards": _strs,
     "tiles": _opt_strs,
+    "second_card": _opt_str,
+    "amount": _opt_int,
 }
 
 

@@ -50,10 +50,25 @@ def connected(state: GameState, a: str, b: str) -> bool:
     return b in distances_from(state, (a,))
 
 
-def connected_to_merchant(state: GameState, origins: tuple[str, ...]) -> bool:
-    """True when any merchant location (with or without merchant tiles) is reachable."""
+def trade_locations(state: GameState) -> frozenset[str]:
+    """Locations showing a market/trade icon: printed ones (Birmingham's merchants, Lancashire's
+    external markets) and, in Lancashire, every location holding a Port tile (flipped or not)."""
+    key = ("trade",)
+    locs = state.cache.get(key)
+    if locs is None:
+        rules = state.rules
+        locs = set(rules.trade_locations)
+        if rules.trade_industries:
+            locs.update(ref.split(":", 1)[0] for ref, t in state.tiles.items() if t.industry in rules.trade_industries)
+        locs = frozenset(locs)
+        state.cache[key] = locs
+    return locs
+
+
+def connected_to_trade(state: GameState, origins: tuple[str, ...]) -> bool:
+    """True when a trade location is reachable (Birmingham: any merchant location, tiles or not)."""
     dist = distances_from(state, origins)
-    return any(m in dist for m in state.rules.merchants)
+    return any(loc in dist for loc in trade_locations(state))
 
 
 def network(state: GameState, seat: int) -> frozenset[str]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from ..errors import IllegalAction
 from ..rules_data import WILD_INDUSTRY, WILD_LOCATION, Location, card_industries, card_location
 from .actions import Build
-from .board import connected_to_merchant, network
-from .policy import SLOT, ChoicePolicy
+from .board import connected_to_trade, network
+from .policy import SLOT, ChoicePolicy, decide
 from .resources import consume_coal, consume_iron, flip, spend
 from .state import GameState, Tile
 
@@ -15,6 +15,9 @@ def check_card(state: GameState, a: Build, loc: Location) -> None:
     """Which cards may build which industry where (Build Action step 1, Farm Breweries)."""
     seat, card = a.player, a.card
     farm = loc.kind == "farm_brewery"
+    if a.second_card is not None:
+        _check_double_action(state, a)
+        return  # two cards as any location card
     named = card_location(card)
     if named is not None:
         if named != a.location:
@@ -33,6 +36,8 @@ def check_card(state: GameState, a: Build, loc: Location) -> None:
             return
         if not state.has_pieces_on_board(seat):
             return  # Building If You Have No Tiles on the Board
+        if _virtual_link(state, seat, a.location):
+            return
         raise IllegalAction(
             "build.network",
             f"{a.location} is not in player {seat}'s network, so an industry card cannot build there",
@@ -40,6 +45,31 @@ def check_card(state: GameState, a: Build, loc: Location) -> None:
             network=sorted(network(state, seat)),
         )
     raise IllegalAction("build.card", f"card {card} cannot be used to build", player=seat)
+
+
+# The classic Lancashire rule: Liverpool in your network lets an industry card build in Birkenhead.
+VIRTUAL_LINK = ("liverpool", "birkenhead")
+
+
+def _virtual_link(state: GameState, seat: int, location: str) -> bool:
+    return (
+        bool(state.options.get("virtual_link"))
+        and location == VIRTUAL_LINK[1]
+        and (VIRTUAL_LINK[0] in network(state, seat))
+    )
+
+
+def _check_double_action(state: GameState, a: Build) -> None:
+    """Lancashire: discard any 2 cards, regarded as any 1 location card, instead of both actions."""
+    if not state.rules.double_action_build:
+        raise IllegalAction("build.card", "a Build action discards one card", player=a.player)
+    if state.actions_this_turn != 0 or state.actions_per_turn() < 2:
+        raise IllegalAction(
+            "build.double_action",
+            "the double-action build takes both actions of a turn: it must be the turn's first action, "
+            "in a turn of two actions",
+            player=a.player,
+        )
 
 
 def slot_options(state: GameState, seat: int, industry: str, level: int, loc: Location) -> tuple[list[int], list[int]]:
@@ -110,6 +140,13 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
     if level is None:
         raise IllegalAction("build.tiles_left", f"player {seat} has no {a.industry} tiles left", player=seat)
     info = rules.level(a.industry, level)
+    if not info.canal_ok and not info.rail_ok:
+        raise IllegalAction(
+            "build.locked",
+            f"{a.industry} level {level} may not be built; it can only be removed by the Develop action",
+            player=seat,
+            level=level,
+        )
     if not info.buildable_in(state.era):
         raise IllegalAction(
             "build.era",
@@ -127,7 +164,8 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
             raise IllegalAction(
                 "build.slot_icon", f"no undeveloped {a.industry} space left in {a.location}", player=seat
             )
-        slot = policy.choose(
+        slot = decide(
+            policy,
             SLOT,
             options,
             {"player": seat, "state": state, "location": a.location, "industry": a.industry, "level": level},
@@ -190,16 +228,18 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
     state.tiles[ref] = tile
     state.touch_board()
     state.effect("build", seat, 1, "build", tile=ref, industry=a.industry, level=level)
+    if a.industry in rules.flips_on_build:
+        flip(state, ref, "build")  # Lancashire shipyards
     _sell_to_market(state, ref, tile)
-    return Build(
-        seat, a.card, a.industry, a.location, slot, coal if info.cost_coal else None, iron if info.cost_iron else None
-    )
+    coal_out = coal if info.cost_coal else None
+    iron_out = iron if info.cost_iron else None
+    return Build(seat, a.card, a.industry, a.location, slot, coal_out, iron_out, a.second_card)
 
 
 def _sell_to_market(state: GameState, ref: str, tile: Tile) -> None:
     """Moving Coal and Iron to the Market: most expensive spaces first, only during this build."""
     if tile.industry == "coal_mine":
-        if not connected_to_merchant(state, (ref.split(":", 1)[0],)):
+        if not connected_to_trade(state, (ref.split(":", 1)[0],)):
             return
         market, attr = state.rules.markets["coal"], "coal_market"
     elif tile.industry == "iron_works":

@@ -46,8 +46,9 @@ def apply_network(state: GameState, a: Network, policy: ChoicePolicy) -> Network
         raise IllegalAction(
             "coal.count", f"{n if era == 'rail' else 0} coal needed but {len(a.coal)} source(s) stated", player=seat
         )
-    if a.beer is not None and n != 2:
-        raise IllegalAction("beer.count", "beer is consumed only when building two rail links", player=seat)
+    beer_needed = state.rules.double_rail_beer if n == 2 else 0
+    if a.beer is not None and not beer_needed:
+        raise IllegalAction("beer.count", "no beer is consumed for these links", player=seat)
     coal_used: list[str] = []
     market_cost = 0
     beer: str | None = None
@@ -64,7 +65,7 @@ def apply_network(state: GameState, a: Network, policy: ChoicePolicy) -> Network
             used, cost = consume_coal(state, seat, origins, 1, stated, policy, "network")
             coal_used.extend(used)
             market_cost += cost
-    if n == 2:
+    if beer_needed:
         origins = state.rules.links[links[1]].connects
         (beer,) = consume_beer(
             state,

@@ -32,6 +32,7 @@ BEER_SOURCE = "beer source"
 MERCHANT_TILE = "merchant tile (for its barrel)"
 BONUS_DEVELOP = "industry for the Gloucester develop bonus"
 SHORTFALL_TILE = "tile to remove for the shortfall"
+LOAN_AMOUNT = "loan amount"
 
 
 class ChoicePolicy:
@@ -53,6 +54,13 @@ class FirstOptionPolicy(ChoicePolicy):
         if not options:
             raise AmbiguousChoice(what, [], player=context.get("player"))
         return options[0]
+
+
+def decide(policy: ChoicePolicy, what: str, options: Sequence[T], context: Mapping[str, Any]) -> T:
+    """The engine's way to fill an omitted choice: a single option needs no policy."""
+    if len(options) == 1:
+        return options[0]
+    return policy.choose(what, options, context)
 
 
 STRICT = StrictPolicy()

@@ -8,8 +8,8 @@ policy when the action left the sources out. It returns the sources used.
 from __future__ import annotations
 
 from ..errors import IllegalAction
-from .board import connected_to_merchant, distances_from, slot_location
-from .policy import BEER_SOURCE, COAL_MINE, IRON_WORKS, ChoicePolicy
+from .board import connected_to_trade, distances_from, slot_location
+from .policy import BEER_SOURCE, COAL_MINE, IRON_WORKS, ChoicePolicy, decide
 from .state import GameState
 
 MARKET = "market"
@@ -93,7 +93,8 @@ def consume_coal(
             src = (
                 stated[i]
                 if stated is not None
-                else policy.choose(
+                else decide(
+                    policy,
                     COAL_MINE,
                     closest,
                     {"player": seat, "state": state, "used": used, "remaining": n - i, "cause": cause},
@@ -122,7 +123,7 @@ def consume_coal(
                     player=seat,
                     stated=stated[i],
                 )
-            if not connected_to_merchant(state, origins):
+            if not connected_to_trade(state, origins):
                 raise IllegalAction(
                     "coal.market",
                     f"no connected coal mine has coal and {'/'.join(origins)} is not connected to a merchant, "
@@ -161,7 +162,8 @@ def consume_iron(
             src = (
                 stated[i]
                 if stated is not None
-                else policy.choose(
+                else decide(
+                    policy,
                     IRON_WORKS,
                     works,
                     {"player": seat, "state": state, "used": used, "remaining": n - i, "cause": cause},
@@ -241,7 +243,8 @@ def consume_beer(
         src = (
             stated[i]
             if stated is not None
-            else policy.choose(
+            else decide(
+                policy,
                 BEER_SOURCE,
                 opts,
                 {

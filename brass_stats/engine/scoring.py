@@ -41,6 +41,37 @@ def score_era(state: GameState) -> None:
             state.effect("vp", t.owner, vp, cause, source="tile", tile=ref, industry=t.industry, level=t.level)
 
 
+def score_cash(state: GameState) -> None:
+    """Lancashire, end of the Rail Era: 1 VP for every £10."""
+    per = state.rules.cash_vp_per
+    if not per:
+        return
+    for p in state.players:
+        vp = p.money // per
+        p.vp += vp
+        state.effect("vp", p.seat, vp, "cash_scoring", money=p.money)
+
+
+def score_introductory(state: GameState) -> None:
+    """The introductory game's extra scoring after the Canal Era: 1 VP per £4 (at most 15), VP equal to
+    the income level (never below 0 VP in total), and flipped level-2+ tiles scored a second time."""
+    for p in state.players:
+        money_vp = min(15, p.money // 4)
+        p.vp += money_vp
+        state.effect("vp", p.seat, money_vp, "introductory_scoring", source="money")
+        income = state.income_level(p.seat)
+        change = max(income, -p.vp)
+        p.vp += change
+        state.effect("vp", p.seat, change, "introductory_scoring", source="income")
+    for ref, t in state.tiles.items():
+        if t.flipped and t.level >= 2:
+            vp = state.level_info(t).vp
+            state.players[t.owner].vp += vp
+            state.effect(
+                "vp", t.owner, vp, "introductory_scoring", source="tile", tile=ref, industry=t.industry, level=t.level
+            )
+
+
 def potential_vp(state: GameState, seat: int) -> tuple[int, int]:
     """(link VP, flipped-tile VP) the player would score if the era ended now (nothing once the game is over)."""
     if state.game_over:

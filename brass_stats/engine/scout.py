@@ -12,6 +12,10 @@ from .state import GameState
 def check_scout(state: GameState, a: Scout) -> None:
     """Checked before the discards leave the hand: the rule speaks of the hand as it was."""
     p = state.players[a.player]
+    if not state.rules.wild_cards:
+        raise IllegalAction(
+            "scout.edition", f"Brass: {state.rules.edition.title()} has no Scout action", player=a.player
+        )
     if any(c in WILD_CARDS for c in p.hand):
         raise IllegalAction("scout.wild_in_hand", f"player {a.player} already holds a wild card", player=a.player)
     if len(a.discards) != state.rules.constants["scout"]["cards_discarded"]:

@@ -7,7 +7,7 @@ from ..rules_data import SELLABLE
 from .actions import Sale, Sell
 from .board import connected, slot_location
 from .develop import developable, remove_for_develop
-from .policy import BONUS_DEVELOP, MERCHANT_TILE, ChoicePolicy
+from .policy import BONUS_DEVELOP, MERCHANT_TILE, ChoicePolicy, decide
 from .resources import MERCHANT, consume_beer, flip
 from .state import GameState
 
@@ -55,7 +55,7 @@ def _choose_space(
     if not merchant_beer_possible or len(with_barrel) <= 1:
         return with_barrel[0] if (merchant_beer_possible and with_barrel) else spaces[0]
     labels = [f"{sale.merchant}:{state.merchant_spaces[i].index}" for i in with_barrel]
-    chosen = policy.choose(MERCHANT_TILE, labels, {"player": seat, "state": state, "sale": sale})
+    chosen = decide(policy, MERCHANT_TILE, labels, {"player": seat, "state": state, "sale": sale})
     return with_barrel[labels.index(chosen)]
 
 
@@ -111,7 +111,7 @@ def _merchant_bonus(state: GameState, seat: int, sale: Sale, policy: ChoicePolic
             return sale.bonus_develop
         if not options:
             return None
-        choice = policy.choose(BONUS_DEVELOP, options, {"player": seat, "state": state, "sale": sale})
+        choice = decide(policy, BONUS_DEVELOP, options, {"player": seat, "state": state, "sale": sale})
         remove_for_develop(state, seat, choice, cause)
         return choice
     if sale.bonus_develop is not None:

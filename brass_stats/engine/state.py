@@ -179,6 +179,10 @@ class GameState:
     def level_info(self, tile: Tile) -> IndustryLevel:
         return self.rules.level(tile.industry, tile.level)
 
+    def dcm_track_value(self, position: int) -> int | None:
+        """Income spaces beside a Distant Cotton Market row (None: the X, market closed)."""
+        return self.rules.dcm_track[position]
+
     def income_level(self, seat: int) -> int:
         return self.rules.income_levels[self.players[seat].income_space]
 

@@ -16,12 +16,12 @@ from ..rules_data import WILD_CARDS
 from .actions import Action, Build, Develop, Loan, Network, Pass, Scout, Sell, Shortfall
 from .build import apply_build
 from .develop import apply_develop
+from .editions import apply_edition_sell
 from .loan import apply_loan
 from .network import apply_network
-from .policy import SHORTFALL_TILE, STRICT, ChoicePolicy
-from .scoring import score_era
+from .policy import SHORTFALL_TILE, STRICT, ChoicePolicy, decide
+from .scoring import score_cash, score_era, score_introductory
 from .scout import apply_scout, check_scout
-from .sell import apply_sell
 from .state import GameState, Tile
 
 Handler = Callable[[GameState, Any, ChoicePolicy], Action]
@@ -30,7 +30,7 @@ HANDLERS: dict[type[Action], Handler] = {
     Build: apply_build,
     Network: apply_network,
     Develop: apply_develop,
-    Sell: apply_sell,
+    Sell: apply_edition_sell,
     Loan: apply_loan,
     Scout: apply_scout,
     Pass: lambda state, a, policy: a,
@@ -90,7 +90,7 @@ def apply_action(state: GameState, action: Action, policy: ChoicePolicy = STRICT
         else:
             p.discard.append(card)
     new.action_count += 1
-    new.actions_this_turn += 1
+    new.actions_this_turn += len(cards) if isinstance(action, Build) else 1  # a double-action build uses both
     if new.actions_this_turn >= new.actions_per_turn() or not p.hand:
         _end_turn(new)
     return new, resolved
@@ -109,7 +109,7 @@ def _end_turn(state: GameState) -> None:
 
 def _end_round(state: GameState) -> None:
     era_ends = not state.deck and all(not p.hand for p in state.players)
-    final_round = era_ends and state.era == "rail"
+    final_round = era_ends and (state.era == "rail" or bool(state.options.get("introductory")))
     state.turn_order = sorted(state.turn_order, key=lambda s: state.players[s].spent)
     for p in state.players:
         p.spent = 0
@@ -175,7 +175,7 @@ def apply_shortfall(state: GameState, a: Shortfall, policy: ChoicePolicy) -> Sho
             ref = (
                 own[0]
                 if forced
-                else policy.choose(SHORTFALL_TILE, own, {"player": seat, "state": state, "owed": remaining})
+                else decide(policy, SHORTFALL_TILE, own, {"player": seat, "state": state, "owed": remaining})
             )
         elif len(chosen) < len(stated):
             ref = stated[len(chosen)]
@@ -223,7 +223,12 @@ def _ref_key(ref: str) -> tuple[str, int]:
 def _after_round(state: GameState, era_ends: bool) -> None:
     if era_ends:
         score_era(state)
+        if state.options.get("introductory"):
+            score_introductory(state)
+            state.phase = "over"
+            return
         if state.era == "rail":
+            score_cash(state)
             state.phase = "over"
             return
         _start_rail_era(state)
@@ -240,8 +245,15 @@ def _start_rail_era(state: GameState) -> None:
     for ms in state.merchant_spaces:
         ms.beer = bool(ms.accepts)
     state.touch_board()
-    cards = [c for p in state.players for c in p.discard]
-    deal = state.chance.rail_deal(cards, state.num_players)
+    n = state.num_players
+    if state.rules.dcm_tiles:  # Distant Cotton Market: marker to the top, all tiles reshuffled
+        state.dcm_position = 0
+        state.dcm_drawn = []
+        state.dcm_pile = state.chance.distant_market(state.rules, n, "rail")
+    cards = [c for p in state.players for c in p.discard] + state.reserve
+    state.reserve = []
+    remove = {3: 6, 4: 2}.get(n, 0) if state.options.get("classic_deck") else 0
+    deal = state.chance.rail_deal(cards, n, remove)
     for p, hand in zip(state.players, deal.hands, strict=True):
         p.discard = []
         p.hand = list(hand)

@@ -75,6 +75,7 @@ class Replay:
             e.era, e.round = before.era, before.round
             e.action = action.to_json()
             e.file = self.log.file
+            e.edition = self.log.edition
             e.details.setdefault("player", action.player)
             raise
         finally:

@@ -220,6 +220,9 @@ class RulesData:
     dcm_track: tuple[int | None, ...] = ()  # Distant Cotton Market: income spaces per row, None = X
     dcm_tiles: Mapping[int, tuple[int, ...]] = field(default_factory=dict)  # players -> tile moves
     classic_deck_counts: Mapping[str, int] = field(default_factory=dict)
+    flips_on_build: frozenset[str] = frozenset()  # industries flipped as soon as they are built
+    double_rail_beer: int = 1  # barrels for two rail links in one action
+    double_action_build: bool = False  # any two cards as any location card, using both actions
     slots: Mapping[str, Slot] = field(init=False, repr=False)
     link_aliases: Mapping[str, str] = field(init=False, repr=False)
     _levels: Mapping[tuple[str, int], IndustryLevel] = field(init=False, repr=False)
@@ -469,6 +472,9 @@ def _build_lancashire(raw: dict[str, Any]) -> RulesData:
         dcm_track=track,
         dcm_tiles={int(k): tuple(v) for k, v in dcm["tiles_by_player_count"].items()},
         classic_deck_counts=classic,
+        flips_on_build=frozenset({"shipyard"}),
+        double_rail_beer=0,
+        double_action_build=True,
     )
 
 
