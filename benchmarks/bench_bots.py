@@ -55,7 +55,8 @@ def timed_generate(
     n: int, players: int, seed: int, bots: list[str], out: Path, workers: int
 ) -> tuple[list[Path], float]:
     start = time.perf_counter()
-    paths = generate(n, players, seed, bots, out, workers=workers, progress=sys.stderr.isatty())
+    # a game the engine cannot finish is left out (with a warning) and counted, not fatal
+    paths = generate(n, players, seed, bots, out, workers=workers, progress=sys.stderr.isatty(), skip_errors=True)
     return paths, time.perf_counter() - start
 
 
@@ -65,7 +66,8 @@ def four_player(k: int, seed: int, workers: int, out: Path) -> dict[str, Any]:
     vps = [r["vp"] for g in games for r in g]
     winners = [max(r["vp"] for r in g) for g in games]
     return {
-        "games": k,
+        "games": len(games),
+        "skipped": k - len(games),
         "seed": seed,
         "workers": workers,
         "mean_vp_per_player": statistics.fmean(vps),
@@ -93,13 +95,15 @@ def two_player(m: int, seed: int, workers: int, out: Path) -> dict[str, Any]:
             draws += me["rank"] == other["rank"]
             greedy_vp.append(me["vp"])
             random_vp.append(other["vp"])
-    lo, hi = wilson(wins, m)
+    n = len(greedy_vp)
+    lo, hi = wilson(wins, n)
     return {
-        "games": m,
+        "games": n,
+        "skipped": m - n,
         "seeds": [seed, seed + 1],
         "greedy_wins": wins,
         "draws": draws,
-        "greedy_win_rate": wins / m,
+        "greedy_win_rate": wins / n,
         "win_rate_95ci": [lo, hi],
         "greedy_mean_vp": statistics.fmean(greedy_vp),
         "random_mean_vp": statistics.fmean(random_vp),
@@ -111,11 +115,12 @@ def two_player(m: int, seed: int, workers: int, out: Path) -> dict[str, Any]:
 def timing(g: int, seed: int, workers: list[int], out: Path) -> list[dict[str, Any]]:
     rows = []
     for w in workers:
-        _, seconds = timed_generate(g, 4, seed, ["greedy"], out / f"timing-w{w}", w)
+        paths, seconds = timed_generate(g, 4, seed, ["greedy"], out / f"timing-w{w}", w)
         rows.append(
             {
                 "workers": w,
                 "games": g,
+                "finished": len(paths),
                 "seconds": seconds,
                 "seconds_per_game": seconds / g,
                 "extrapolated_seconds_per_1000_games": seconds / g * 1000,
@@ -145,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"4p greedy x{r4['games']}: mean VP/player {r4['mean_vp_per_player']:.1f} "
                 f"(sd {r4['sd_vp_per_player']:.1f}, min {r4['min_vp']}, max {r4['max_vp']}), "
                 f"mean winning VP {r4['mean_winning_vp']:.1f}; {r4['seconds_per_game']:.2f} s/game "
-                f"with {r4['workers']} workers"
+                f"with {r4['workers']} workers; {r4['skipped']} skipped"
             )
         if args.games2 > 0:
             report["two_player_greedy_vs_random"] = r2 = two_player(args.games2, args.seed, args.workers, out)
@@ -154,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"2p greedy vs random x{r2['games']}: greedy wins {r2['greedy_wins']} "
                 f"({r2['greedy_win_rate']:.1%}, 95% CI {lo:.1%}-{hi:.1%}), draws {r2['draws']}; "
                 f"mean VP greedy {r2['greedy_mean_vp']:.1f}, random {r2['random_mean_vp']:.1f}; "
-                f"greedy scored 0 in {r2['greedy_zero_vp_games']} games"
+                f"greedy scored 0 in {r2['greedy_zero_vp_games']} games; {r2['skipped']} skipped"
             )
         if args.timing_games > 0:
             workers = [int(w) for w in args.timing_workers.split(",") if w.strip()]

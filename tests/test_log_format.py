@@ -413,7 +413,7 @@ def _schema_rejects(data: Any) -> bool:
     [
         lambda d: d.update(format="other"),
         lambda d: d.update(format_version=2),
-        lambda d: d.update(edition="lancashire"),
+        lambda d: d.update(edition="catan"),
         lambda d: d.update(extra=1),
         lambda d: d.update(players=d["players"][:1]),
         lambda d: d["players"][1].update(seat=2),
@@ -499,7 +499,7 @@ def test_file_name_is_in_the_message(tmp_path: Path) -> None:
             "unsupported format_version 2; this version of brass-stats reads version 1",
             None,
         ),
-        (lambda d: d.update(edition="lancashire"), "unknown edition 'lancashire'; known: birmingham", "edition"),
+        (lambda d: d.update(edition="catan"), "unknown edition 'catan'; known: birmingham, lancashire", "edition"),
         (lambda d: d.update(players=d["players"][:1]), "'players' must list 2 to 4 players", "players"),
         (lambda d: d["players"][1].update(seat=2), "players[1] must be {'seat': 1, 'name': <string>}", "players[1]"),
         (lambda d: d["players"][0].update(name=7), "players[0] must be {'seat': 0", "players[0]"),

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .selfplay import BOTS, game_seed, generate, seat_bots
+from .selfplay import BOTS, SelfPlayError, game_seed, generate, seat_bots
 
 
 def _bot_list(ctx: click.Context, param: click.Parameter, value: str) -> list[str]:
@@ -39,21 +39,38 @@ def _bot_list(ctx: click.Context, param: click.Parameter, value: str) -> list[st
 @click.option(
     "--workers", "-w", type=click.IntRange(min=1), default=None, help="Parallel processes (default: all cores)."
 )
+@click.option("--skip-errors", is_flag=True, help="Leave out (with a warning) games the engine cannot finish.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def selfplay_command(
-    games: int, players: int, seed: int, bots: list[str], out: Path, workers: int | None, quiet: bool
+    games: int,
+    players: int,
+    seed: int,
+    bots: list[str],
+    out: Path,
+    workers: int | None,
+    skip_errors: bool,
+    quiet: bool,
 ) -> None:
     """Play seeded bot games and write one game log per game into OUT.
 
     Game i uses a seed derived from (SEED, i), so the same arguments always
     produce the same files, byte for byte, whatever the number of workers.
-    Files are named game-<SEED>-<i>.json.
+    Files are named game-<SEED>-<i, 5 digits>.json.
     """
     seats = seat_bots(bots, players)
     start = time.perf_counter()
-    paths = generate(games, players, seed, bots, out, workers, progress=not quiet and sys.stderr.isatty())
+    show = not quiet and sys.stderr.isatty()
+    try:
+        paths = generate(games, players, seed, bots, out, workers, progress=show, skip_errors=skip_errors)
+    except SelfPlayError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(1)
     wall = time.perf_counter() - start
-    click.echo(f"wrote {len(paths)} games to {out}/ ({paths[0].name} .. {paths[-1].name})")
+    if not paths:
+        click.echo(f"no game could be finished ({wall:.1f} s)", err=True)
+        sys.exit(1)
+    skipped = f"; {games - len(paths)} skipped" if len(paths) < games else ""
+    click.echo(f"wrote {len(paths)} games to {out}/ ({paths[0].name} .. {paths[-1].name}){skipped}")
     click.echo(f"seats: {', '.join(f'{b}-{i}' for i, b in enumerate(seats))}; game seeds from corpus seed {seed}")
     click.echo(f"first game seed: {game_seed(seed, 0)}")
-    click.echo(f"time: {wall:.1f} s ({wall / len(paths):.2f} s per game)")
+    click.echo(f"time: {wall:.1f} s ({wall / games:.2f} s per game)")

@@ -118,13 +118,13 @@ class Weights:
     p_sell_connected: float = 0.7
     p_sell_unconnected: float = 0.35
     p_cube_canal: float = 0.45
-    p_cube_rail: float = 0.85
+    p_cube_rail: float = 0.95
     isolated_coal: float = 0.7
     income_delay: float = 0.5
     shortfall: float = 1.5
     risk: float = 1.0
     risk_rounds: int = 4
-    negative_income: float = 0.15
+    negative_income: float = 0.25
     crowding: float = 0.75
     demand_ref: float = 0.55
     demand_prior: float = 6.0

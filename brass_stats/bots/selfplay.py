@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
@@ -82,10 +83,17 @@ def play_selfplay_game(seed: int, index: int, bots: Sequence[str]) -> GameLog:
     return log
 
 
-def _write_game(out_dir: str, seed: int, index: int, bots: tuple[str, ...]) -> str:
-    path = game_path(out_dir, seed, index)
-    play_selfplay_game(seed, index, bots).save(path)
-    return str(path)
+class SelfPlayError(RuntimeError):
+    """A self-play game could not be played to the end (an engine or bot error), named by index and seed."""
+
+
+def _write_game(out_dir: str, seed: int, index: int, bots: tuple[str, ...]) -> str | None:
+    """Play and save one game; returns None on success, else the error (raised again by :func:`generate`)."""
+    try:
+        play_selfplay_game(seed, index, bots).save(game_path(out_dir, seed, index))
+    except Exception as e:  # reported with the game's identity by generate()
+        return f"game {index} (game seed {game_seed(seed, index)}, seats {', '.join(bots)}): {type(e).__name__}: {e}"
+    return None
 
 
 def generate(
@@ -96,11 +104,15 @@ def generate(
     out_dir: str | Path,
     workers: int | None = 1,
     progress: bool = True,
+    skip_errors: bool = False,
 ) -> list[Path]:
     """Play ``n_games`` seeded games and write one log each into ``out_dir``; returns the paths in game order.
 
     ``workers`` processes play in parallel (``None``: one per CPU; 1: in this
-    process). ``progress`` shows a rich progress bar.
+    process). ``progress`` shows a rich progress bar. A game that cannot be
+    played to the end raises :class:`SelfPlayError` once the others are done,
+    or, with ``skip_errors``, is left out of the corpus (and of the returned
+    paths) with a :class:`RuntimeWarning`.
     """
     if n_games < 0:
         raise ValueError("n_games must be >= 0")
@@ -108,22 +120,28 @@ def generate(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     workers = workers or os.cpu_count() or 1
-    paths = [game_path(out, seed, i) for i in range(n_games)]
+    errors: dict[int, str] = {}
     description = f"{players}-player games ({', '.join(seats)})"
     if workers == 1 or n_games <= 1:
         with _Progress(progress, description, n_games) as bar:
             for i in range(n_games):
-                _write_game(str(out), seed, i, seats)
+                if (err := _write_game(str(out), seed, i, seats)) is not None:
+                    errors[i] = err
                 bar.advance()
-        return paths
-    with ProcessPoolExecutor(max_workers=min(workers, n_games)) as pool:
-        # every worker is forked at the first submit, before the progress bar starts its refresh thread
-        futures = [pool.submit(_write_game, str(out), seed, i, seats) for i in range(n_games)]
-        with _Progress(progress, description, n_games) as bar:
-            for f in as_completed(futures):
-                f.result()  # re-raise a worker's error here
-                bar.advance()
-    return paths
+    else:
+        with ProcessPoolExecutor(max_workers=min(workers, n_games)) as pool:
+            # every worker is forked at the first submit, before the progress bar starts its refresh thread
+            futures = {pool.submit(_write_game, str(out), seed, i, seats): i for i in range(n_games)}
+            with _Progress(progress, description, n_games) as bar:
+                for f in as_completed(futures):
+                    if (err := f.result()) is not None:
+                        errors[futures[f]] = err
+                    bar.advance()
+    if errors and not skip_errors:
+        raise SelfPlayError(f"{len(errors)} of {n_games} games failed; first: {errors[min(errors)]}")
+    for i in sorted(errors):
+        warnings.warn(f"skipped {errors[i]}", RuntimeWarning, stacklevel=2)
+    return [game_path(out, seed, i) for i in range(n_games) if i not in errors]
 
 
 class _Progress:

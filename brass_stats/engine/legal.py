@@ -27,13 +27,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from ..errors import IllegalAction
-from ..rules_data import SELLABLE, WILD_CARDS, WILD_INDUSTRY, WILD_LOCATION, card_industries, card_location
+from ..rules_data import WILD_CARDS, WILD_INDUSTRY, WILD_LOCATION, card_industries, card_location
 from .actions import Action, Build, Develop, Loan, Network, Pass, Sale, Scout, Sell, Shortfall
-from .board import connected, network
-from .build import slot_options
+from .board import connected, connected_to_trade, network
+from .build import _virtual_link, slot_options
 from .develop import developable
+from .loan import loan_allowed
 from .policy import BEER_SOURCE, FIRST_OPTION, ChoicePolicy
 from .resources import MERCHANT
+from .sell_cotton import DISTANT_MARKET, market_closed
 from .state import GameState
 from .turn import apply_action, tile_sale_value
 
@@ -87,10 +89,13 @@ def candidates(state: GameState) -> dict[str, list[Action]]:
         "loan": [],
         "scout": [],
     }
-    loan = state.rules.constants["loan"]
-    if state.income_level(seat) - loan["income_levels_lost"] >= loan["min_income_level"]:
-        out["loan"] = [Loan(seat, c) for c in cards]
-    if len(p.hand) >= 3 and not any(c in WILD_CARDS for c in p.hand):
+    rules = state.rules
+    if loan_allowed(state):
+        floor = rules.constants["loan"]["min_income_level"]
+        amounts = [m for m, levels in rules.loan_options if state.income_level(seat) - levels >= floor]
+        several = len(rules.loan_options) > 1
+        out["loan"] = [Loan(seat, c, m if several else None) for c in cards for m in amounts]
+    if rules.wild_cards and len(p.hand) >= 3 and not any(c in WILD_CARDS for c in p.hand):
         combos = sorted(set(itertools.combinations(sorted(p.hand), 3)))
         out["scout"] = [Scout(seat, combo) for combo in combos]
     return out
@@ -110,6 +115,8 @@ def legal_actions(state: GameState, types: Sequence[str] | None = None) -> list[
             done = try_action(state, a)
             if done is not None:
                 out.append(done)
+        if kind == "build":
+            out.extend(_double_action_builds(state))
     return _dedupe(out)
 
 
@@ -180,7 +187,11 @@ def _build_candidates(state: GameState, seat: int, cards: list[str]) -> Iterator
             pairs = [(loc, ind) for loc, L in rules.locations.items() if L.kind == "town" for ind in levels]
         else:
             inds = list(levels) if card == WILD_INDUSTRY else [i for i in card_industries(card) if i in levels]
-            locs = [loc for loc, L in rules.locations.items() if L.slots and (anywhere or loc in net)]
+            locs = [
+                loc
+                for loc, L in rules.locations.items()
+                if L.slots and (anywhere or loc in net or _virtual_link(state, seat, loc))
+            ]
             pairs = [(loc, ind) for loc in locs for ind in inds]
         for loc, ind in pairs:
             L = rules.locations[loc]
@@ -191,6 +202,32 @@ def _build_candidates(state: GameState, seat: int, cards: list[str]) -> Iterator
             empty, over = slot_options(state, seat, ind, levels[ind], L)
             for slot in empty + over:
                 yield Build(seat, card, ind, loc, slot)
+
+
+def _double_action_builds(state: GameState) -> list[Action]:
+    """Lancashire: any two cards as any location card. Which two cards are discarded cannot make a
+    build legal or illegal, so each build is checked once and then offered with every pair."""
+    seat = state.current_player
+    rules = state.rules
+    if seat is None or not rules.double_action_build or state.actions_this_turn or state.actions_per_turn() < 2:
+        return []
+    p = state.players[seat]
+    if len(p.hand) < 2:
+        return []
+    pairs = sorted(set(itertools.combinations(sorted(p.hand), 2)))
+    first = pairs[0]
+    out: list[Action] = []
+    for loc_id, loc in rules.locations.items():
+        for ind in rules.industry_ids:
+            lvl = p.lowest_level(ind)
+            if lvl is None or not any(ind in s.industries for s in loc.slots):
+                continue
+            empty, over = slot_options(state, seat, ind, lvl, loc)
+            for slot in empty + over:
+                done = try_action(state, Build(seat, first[0], ind, loc_id, slot, second_card=first[1]))
+                if isinstance(done, Build):
+                    out.extend(Build(seat, a, ind, loc_id, slot, done.coal, done.iron, b) for a, b in pairs)
+    return out
 
 
 # -- network ---------------------------------------------------------------------
@@ -252,10 +289,12 @@ def _develop_candidates(state: GameState, seat: int, cards: list[str]) -> Iterat
 
 
 def _sale_options(state: GameState, seat: int) -> list[tuple[Sale, bool]]:
-    """(sale skeleton, drink the merchant's barrel?) for every tile/merchant pair that may connect."""
+    """(sale skeleton, drink the merchant's barrel?) for every tile/buyer pair that may connect."""
+    if state.rules.dcm_track:
+        return _cotton_sale_options(state, seat)
     out = []
     for ref, t in sorted(state.tiles.items()):
-        if t.owner != seat or t.flipped or t.industry not in SELLABLE:
+        if t.owner != seat or t.flipped or t.industry not in state.rules.sellable:
             continue
         loc = ref.split(":", 1)[0]
         for m in state.rules.merchants:
@@ -268,6 +307,20 @@ def _sale_options(state: GameState, seat: int) -> list[tuple[Sale, bool]]:
                 ms.location == m and t.industry in ms.accepts and ms.beer for ms in state.merchant_spaces
             ):
                 out.append((Sale(ref, m), True))
+    return out
+
+
+def _cotton_sale_options(state: GameState, seat: int) -> list[tuple[Sale, bool]]:
+    """Lancashire: each own unflipped cotton mill to each connected unflipped port, or the Distant Market."""
+    out: list[tuple[Sale, bool]] = []
+    ports = [ref for ref, t in sorted(state.tiles.items()) if t.industry == "port" and not t.flipped]
+    for ref, t in sorted(state.tiles.items()):
+        if t.owner != seat or t.flipped or t.industry not in state.rules.sellable:
+            continue
+        loc = ref.split(":", 1)[0]
+        out.extend((Sale(ref, port), False) for port in ports if connected(state, loc, port.split(":", 1)[0]))
+        if not market_closed(state) and connected_to_trade(state, (loc,)):
+            out.append((Sale(ref, DISTANT_MARKET), False))
     return out
 
 

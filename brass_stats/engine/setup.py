@@ -110,7 +110,7 @@ class SeededChance:
         self.rng = SplitMix64(seed)
 
     def merchant_faces(self, rules: RulesData, players: int) -> dict[str, list[str]]:
-        ids = list(rules.merchant_tiles_by_players[players])
+        ids = list(rules.merchant_tiles_by_players.get(players, ()))
         self.rng.shuffle(ids)
         out: dict[str, list[str]] = {}
         for (loc, _), tid in zip(_merchant_space_keys(rules, players), ids, strict=True):
@@ -169,6 +169,8 @@ class ExplicitChance:
         self.record = record
 
     def merchant_faces(self, rules: RulesData, players: int) -> dict[str, list[str]]:
+        if not rules.merchant_tiles:
+            return {}
         faces = self.record["merchant_tiles"]
         expected = Counter(tile_face(rules.merchant_tiles[t].accepts) for t in rules.merchant_tiles_by_players[players])
         got = Counter(f for fs in faces.values() for f in fs)

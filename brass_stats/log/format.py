@@ -26,16 +26,23 @@ from ..errors import LogFormatError
 from ..rules_data import RulesData, UnknownOverride, load_rules
 
 # Editions the engine can replay (the rules data may know more).
-PLAYABLE_EDITIONS: tuple[str, ...] = ("birmingham",)
+PLAYABLE_EDITIONS: tuple[str, ...] = ("birmingham", "lancashire")
 FORMAT_NAME = "brass-stats-log"
 FORMAT_VERSION = 1
-OPTION_KEYS = frozenset({"tile_overrides"})
+OPTION_KEYS = frozenset({"tile_overrides", "virtual_link", "classic_deck", "introductory"})
 TOP_LEVEL_KEYS = frozenset(
     {"format", "format_version", "edition", "players", "options", "chance", "source", "actions", "result"}
 )
 RESULT_ROW_KEYS = frozenset({"seat", "name", "vp", "income_level", "money", "rank"})
 CHECKPOINT_KEYS = frozenset({"vp", "money", "income_level", "income_space"})
-EXPLICIT_CHANCE_KEYS = frozenset({"merchant_tiles", "turn_order", "hands", "discards", "deck", "rail_era"})
+EXPLICIT_CHANCE_KEYS = frozenset(
+    {"merchant_tiles", "turn_order", "hands", "discards", "deck", "rail_era", "reserve", "distant_market"}
+)
+# explicit chance records each edition needs (beyond turn order, hands and deck)
+EDITION_CHANCE_KEYS = {
+    "birmingham": frozenset({"merchant_tiles", "discards"}),
+    "lancashire": frozenset({"reserve", "distant_market"}),
+}
 
 
 @dataclass
@@ -150,7 +157,7 @@ class GameLog:
                 "options",
             )
         chance = data.get("chance")
-        _check_chance(chance, len(names), fail)
+        _check_chance(chance, len(names), fail, edition)
         assert isinstance(chance, dict)
         raw_actions = data.get("actions")
         if not isinstance(raw_actions, list):
@@ -191,7 +198,7 @@ class GameLog:
         return cls.loads(text, str(path))
 
 
-def _check_chance(chance: Any, players: int, fail: Any) -> None:
+def _check_chance(chance: Any, players: int, fail: Any, edition: str = "birmingham") -> None:
     if not isinstance(chance, dict):
         raise fail("'chance' must be an object: {'seed': <int>} or explicit chance records", "chance")
     if "seed" in chance:
@@ -200,10 +207,10 @@ def _check_chance(chance: Any, players: int, fail: Any) -> None:
         if not 0 <= chance["seed"] < 2**64:
             raise fail("the seed must be an integer from 0 to 2**64 - 1", "chance.seed")
         return
-    missing = EXPLICIT_CHANCE_KEYS - {"rail_era"} - set(chance)
+    missing = ({"turn_order", "hands", "deck"} | EDITION_CHANCE_KEYS[edition]) - set(chance)
     if missing:
         raise fail(f"explicit chance records need {', '.join(sorted(missing))}", "chance")
-    unknown = set(chance) - EXPLICIT_CHANCE_KEYS
+    unknown = set(chance) - {"turn_order", "hands", "deck", "rail_era"} - EDITION_CHANCE_KEYS[edition]
     if unknown:
         raise fail(f"unknown chance field(s): {', '.join(sorted(unknown))}", "chance")
 
@@ -215,16 +222,27 @@ def _check_chance(chance: Any, players: int, fail: Any) -> None:
                 raise fail("must be a list of card codes", f"{where}[{i}]")
 
     card_lists(chance["hands"], "chance.hands", players)
-    card_lists(chance["discards"], "chance.discards", players)
     card_lists([chance["deck"]], "chance.deck", 1)
-    if not isinstance(chance["merchant_tiles"], dict):
+    if "discards" in chance:
+        card_lists(chance["discards"], "chance.discards", players)
+    if "reserve" in chance:
+        card_lists([chance["reserve"]], "chance.reserve", 1)
+    if "merchant_tiles" in chance and not isinstance(chance["merchant_tiles"], dict):
         raise fail("must map merchant locations to lists of tile faces", "chance.merchant_tiles")
+    dcm = chance.get("distant_market")
+    if dcm is not None and (
+        not isinstance(dcm, dict)
+        or set(dcm) - {"canal", "rail"}
+        or not all(isinstance(v, list) and all(isinstance(x, int) for x in v) for v in dcm.values())
+    ):
+        raise fail("must be {'canal': [tile moves...], 'rail': [...]}", "chance.distant_market")
     if not isinstance(chance["turn_order"], list) or not all(isinstance(s, int) for s in chance["turn_order"]):
         raise fail("must be a list of seats", "chance.turn_order")
     rail = chance.get("rail_era")
     if rail is not None:
-        if not isinstance(rail, dict) or set(rail) != {"hands", "deck"}:
-            raise fail("must be {'hands': [...], 'deck': [...]}", "chance.rail_era")
+        if not isinstance(rail, dict) or not {"hands", "deck"} <= set(rail) <= {"hands", "deck", "removed"}:
+            msg = "must be {'hands': [...], 'deck': [...]} (and 'removed' for the classic deck)"
+            raise fail(msg, "chance.rail_era")
         card_lists(rail["hands"], "chance.rail_era.hands", players)
         card_lists([rail["deck"]], "chance.rail_era.deck", 1)
 

@@ -59,7 +59,7 @@ class Replay:
     checkpoints: dict[str, GameState] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
-        self.initial = new_game(list(self.log.players), self.log.chance_source(), self.log.rules())
+        self.initial = new_game(list(self.log.players), self.log.chance_source(), self.log.rules(), self.log.options)
         self.state = self.initial
 
     # -- stepping ------------------------------------------------------------
