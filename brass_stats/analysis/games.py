@@ -16,7 +16,7 @@ import pandas as pd
 from ..errors import BrassError, LogFormatError
 from ..log.format import GameLog
 from ..replay import Replay
-from ..rules_data import INDUSTRIES
+from ..rules_data import ALL_INDUSTRIES
 from ..storage import Store, game_tables
 
 
@@ -104,12 +104,12 @@ def income_by_round(src: GameSource) -> pd.DataFrame:
 
 def vp_breakdown(src: GameSource) -> pd.DataFrame:
     """VP by source per player and era: links, flipped tiles by industry, merchant bonuses, shortfall losses."""
-    tile_cols = ", ".join(f"e.tile_vp_{ind}" for ind in INDUSTRIES)
+    tile_cols = ", ".join(f"e.tile_vp_{ind}" for ind in ALL_INDUSTRIES)
     return _df(
         src,
         f"""
         SELECT p.seat, p.name, e.era, e.link_vp, {tile_cols}, e.tile_vp, e.merchant_bonus_vp,
-               e.shortfall_vp_lost, e.vp_gained_in_era, e.vp_at_era_end
+               e.shortfall_vp_lost, e.cash_vp, e.introductory_vp, e.vp_gained_in_era, e.vp_at_era_end
         FROM era_scores e JOIN players p ON p.game_id = e.game_id AND p.seat = e.seat
         WHERE e.game_id = $g
         ORDER BY p.seat, CASE e.era WHEN 'canal' THEN 0 ELSE 1 END
@@ -126,9 +126,11 @@ def vp_by_source(src: GameSource) -> pd.DataFrame:
         row: dict[str, object] = {"seat": seat, "name": g["name"].iloc[0]}
         row["canal_links"] = int(by_era["canal"]["link_vp"]) if "canal" in by_era else 0
         row["rail_links"] = int(by_era["rail"]["link_vp"]) if "rail" in by_era else 0
-        for ind in INDUSTRIES:
+        for ind in ALL_INDUSTRIES:
             row[ind] = int(g[f"tile_vp_{ind}"].sum())
         row["merchant_bonus"] = int(g["merchant_bonus_vp"].sum())
+        row["cash"] = int(g["cash_vp"].sum())
+        row["introductory"] = int(g["introductory_vp"].sum())
         row["shortfall_lost"] = -int(g["shortfall_vp_lost"].sum())
         row["total"] = sum(int(v) for k, v in row.items() if k not in ("seat", "name"))  # type: ignore[call-overload]
         rows.append(row)

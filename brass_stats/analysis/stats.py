@@ -16,7 +16,7 @@ import math
 import duckdb
 import pandas as pd
 
-from ..rules_data import INDUSTRIES
+from ..rules_data import ALL_INDUSTRIES
 
 DIMENSIONS = ("seat", "turn_position", "player_count", "loans", "opening", "strategy", "industry")
 
@@ -26,6 +26,7 @@ STRATEGY_GROUPS = {
     "manufacturing": ["tile_vp_manufacturer"],
     "pottery": ["tile_vp_pottery"],
     "supply": ["tile_vp_coal_mine", "tile_vp_iron_works", "tile_vp_brewery"],
+    "shipping": ["tile_vp_port", "tile_vp_shipyard"],
     "links": ["link_vp"],
 }
 
@@ -164,4 +165,4 @@ def corpus_summary(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
     ).df()
 
 
-__all__ = ["DIMENSIONS", "INDUSTRIES", "corpus_summary", "player_games", "stats_by", "wilson"]
+__all__ = ["DIMENSIONS", "ALL_INDUSTRIES", "corpus_summary", "player_games", "stats_by", "wilson"]

@@ -26,6 +26,8 @@ from ..rules_data import RulesData  # noqa: E402
 
 PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")
 INDUSTRY_LETTER = {
+    "port": "Pt",
+    "shipyard": "S",
     "cotton_mill": "C",
     "coal_mine": "K",
     "iron_works": "I",
@@ -83,14 +85,17 @@ def draw_board(
                 FancyBboxPatch((x - 5, y - 2.5), 10, 5, boxstyle="round,pad=0.4", fc="#f3e3b5", ec="#8a6d1d", zorder=3)
             )
             ax.text(x, y + 0.8, loc.name, ha="center", va="center", fontsize=7, weight="bold", zorder=4)
-            ax.text(x, y - 1.4, " ".join(faces) or "(no tiles)", ha="center", va="center", fontsize=6, zorder=4)
+            label = " ".join(faces) or ("trade" if loc_id in rules.trade_locations else "(no tiles)")
+            if state.dcm_pile or state.dcm_drawn:
+                label = f"trade; market row {state.dcm_position}"
+            ax.text(x, y - 1.4, label, ha="center", va="center", fontsize=6, zorder=4)
             continue
         n = len(loc.slots)
         w = 4.2 * n + 1.5
         ax.add_patch(
             FancyBboxPatch((x - w / 2, y - 2.6), w, 5.6, boxstyle="round,pad=0.3", fc="#f7f7f2", ec="#777777", zorder=3)
         )
-        label = loc.name if loc.kind == "town" else "Farm"
+        label = "Farm" if loc.kind == "farm_brewery" else loc.name
         ax.text(x, y + 4.3, label, ha="center", va="center", fontsize=6.5, zorder=4)
         for i, slot in enumerate(loc.slots):
             sx = x - w / 2 + 0.9 + 4.2 * i

@@ -22,7 +22,11 @@ SOURCE_COLOURS = {
     "manufacturer": "#9e9ac8",
     "pottery": "#74c476",
     "brewery": "#fdae6b",
+    "port": "#1b9e77",
+    "shipyard": "#7570b3",
     "merchant_bonus": "#e7ba52",
+    "cash": "#bdbdbd",
+    "introductory": "#969696",
 }
 
 

@@ -29,7 +29,7 @@ from ..engine.scoring import standings
 from ..engine.state import Effect, GameState, Tile
 from ..log.format import FORMAT_VERSION, GameLog
 from ..replay import Replay, Step
-from ..rules_data import INDUSTRIES, RulesData
+from ..rules_data import ALL_INDUSTRIES, RulesData
 
 I32 = pa.int32()
 STR = pa.string()
@@ -132,7 +132,7 @@ TURN_SNAPSHOTS_SCHEMA = pa.schema(
         ("loans", I32),
         ("cards_in_hand", I32),
         ("tiles_on_board", I32),
-        *[(f"tiles_{ind}", I32) for ind in INDUSTRIES],
+        *[(f"tiles_{ind}", I32) for ind in ALL_INDUSTRIES],
         ("flipped_tiles", I32),
         ("tiles_by_level", STR),
         ("links_on_board", I32),
@@ -146,10 +146,12 @@ ERA_SCORES_SCHEMA = pa.schema(
         ("era", STR),
         ("seat", I32),
         ("link_vp", I32),
-        *[(f"tile_vp_{ind}", I32) for ind in INDUSTRIES],
+        *[(f"tile_vp_{ind}", I32) for ind in ALL_INDUSTRIES],
         ("tile_vp", I32),
         ("merchant_bonus_vp", I32),
         ("shortfall_vp_lost", I32),
+        ("cash_vp", I32),
+        ("introductory_vp", I32),
         ("vp_gained_in_era", I32),
         ("vp_at_era_end", I32),
         ("links_scored", I32),
@@ -465,7 +467,7 @@ def _board_stats(state: GameState) -> dict[int, dict[str, Any]]:
             "potential_tile_vp": 0 if state.game_over else sum(rules.level(t.industry, t.level).vp for t in flipped),
             "tiles_on_board": len(tiles),
         }
-        for ind in INDUSTRIES:
+        for ind in ALL_INDUSTRIES:
             stats[f"tiles_{ind}"] = by_ind[ind]
         stats["flipped_tiles"] = len(flipped)
         stats["tiles_by_level"] = _json(by_level)
@@ -542,16 +544,22 @@ def _era_scores(replay: Replay, gid: str) -> list[dict[str, Any]]:
                 c["merchant_bonus_vp"] += e.amount
             elif e.cause == "shortfall":
                 c["shortfall_vp_lost"] -= e.amount
+            elif e.cause == "cash_scoring":
+                c["cash_vp"] += e.amount
+            elif e.cause == "introductory_scoring":
+                c["introductory_vp"] += e.amount
         assert step.state is not None
         if step.state.era != step.era or step.state.game_over:
             for p in step.state.players:
                 vp_end[(step.era, p.seat)] = p.vp
     keys = [
         "link_vp",
-        *[f"tile_vp_{ind}" for ind in INDUSTRIES],
+        *[f"tile_vp_{ind}" for ind in ALL_INDUSTRIES],
         "tile_vp",
         "merchant_bonus_vp",
         "shortfall_vp_lost",
+        "cash_vp",
+        "introductory_vp",
         "vp_gained_in_era",
         "links_scored",
         "tiles_scored",
