@@ -349,3 +349,22 @@ def test_D20_a_tile_needing_no_beer_takes_no_merchant_barrel() -> None:
         after.players[seat].income_space
         == g.players[seat].income_space + g.rules.level("manufacturer", 3).income_spaces
     )
+
+
+def test_D21_a_tile_worth_nothing_is_not_removed_for_a_shortfall() -> None:
+    g = _end_round_with_shortfall(-5, 0, [("birmingham:3", "manufacturer", 5), ("coventry:0", "pottery", 2)], vp=3)
+    # Manufacturer V costs £16 (worth £8); Pottery II costs £0 (worth nothing)
+    assert g.rules.level("pottery", 2).cost_money == 0
+    with pytest.raises(IllegalAction) as e:
+        apply_action(g, Shortfall(0, ("coventry:0",)))
+    assert e.value.rule == "shortfall.tiles" and "£0" in e.value.message
+    from brass_stats.engine.legal import legal_actions
+
+    assert legal_actions(g) == [Shortfall(0, ("birmingham:3",))]
+    after, _ = apply_action(g, Shortfall(0))
+    assert "coventry:0" in after.tiles and after.players[0].money == 3
+
+
+def test_D21_only_worthless_tiles_means_vp_are_lost_at_once() -> None:
+    g = _end_round_with_shortfall(-5, 0, [("coventry:0", "pottery", 2)], vp=9)
+    assert g.phase == "actions" and g.players[0].vp == 4 and "coventry:0" in g.tiles

@@ -94,6 +94,7 @@ import dataclasses
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..engine.actions import Action, Scout, Sell
 from ..engine.board import distances_from, network
@@ -105,7 +106,7 @@ from ..rules_data import SELLABLE, WILD_CARDS, card_industries, card_location
 
 @dataclass(frozen=True)
 class Weights:
-    """Tunable weights of :func:`evaluate` (see the module docstring); all in VP."""
+    """Tunable parameters of :func:`evaluate` (see the module docstring): VP weights, probabilities, counts."""
 
     money: float = 0.35
     money_hoard: float = 0.1
@@ -141,6 +142,7 @@ class Weights:
 DEFAULT_WEIGHTS = Weights()
 _WILD_VALUE = 1.0
 _SCOUT_GAIN = 2 * _WILD_VALUE  # a scout brings one wild location and one wild industry card
+_CARD_FIELDS = ("card", "second_card")
 _RESOURCE_INDUSTRIES = frozenset({"coal_mine", "iron_works", "brewery"})
 # a guess of the link icons an empty slot will bring
 _EMPTY_SLOT_ICONS = 0.5
@@ -184,12 +186,13 @@ class GreedyBot:
 
 
 def _board_key(a: Action) -> object:
-    """What an action does to the board, ignoring which card it discards."""
+    """What an action does to the board, ignoring which card(s) it discards (but not how many)."""
     if isinstance(a, Scout):
         return ("scout",)
-    if hasattr(a, "card"):
-        return dataclasses.replace(a, card="")  # type: ignore[call-arg]
-    return a
+    blank: dict[str, Any] = {
+        f.name: ("" if f.name == "card" else None) for f in dataclasses.fields(a) if f.name in _CARD_FIELDS
+    }
+    return len(a.cards), dataclasses.replace(a, **blank)
 
 
 def _group_by_board(actions: Sequence[Action]) -> dict[object, list[Action]]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from ..errors import IllegalAction
@@ -37,7 +38,7 @@ from .policy import BEER_SOURCE, FIRST_OPTION, ChoicePolicy
 from .resources import MERCHANT
 from .sell_cotton import DISTANT_MARKET, market_closed
 from .state import GameState
-from .turn import apply_action, tile_sale_value
+from .turn import apply_action, sellable_for_shortfall, tile_sale_value
 
 T = TypeVar("T")
 
@@ -111,13 +112,39 @@ def legal_actions(state: GameState, types: Sequence[str] | None = None) -> list[
         if kind == "sell":
             out.extend(_sell_actions(state))
             continue
-        for a in acts:
-            done = try_action(state, a)
-            if done is not None:
-                out.append(done)
+        if kind in CARD_BLIND:
+            out.extend(_card_blind(state, acts))
+        else:
+            for a in acts:
+                done = try_action(state, a)
+                if done is not None:
+                    out.append(done)
         if kind == "build":
             out.extend(_double_action_builds(state))
     return _dedupe(out)
+
+
+# Action types whose legality cannot depend on which card is discarded (any card will do).
+CARD_BLIND = frozenset({"pass", "network", "develop", "loan", "scout"})
+
+
+def _card_blind(state: GameState, acts: list[Action]) -> list[Action]:
+    """Check each action once per card-free skeleton, then offer it with every card (or card set)."""
+    groups: dict[Action, list[Action]] = {}
+    for a in acts:
+        key = replace(a, discards=()) if isinstance(a, Scout) else replace(a, card="")  # type: ignore[call-arg]
+        groups.setdefault(key, []).append(a)
+    out: list[Action] = []
+    for variants in groups.values():
+        done = try_action(state, variants[0])
+        if done is None:
+            continue
+        for a in variants:
+            if isinstance(a, Scout):
+                out.append(replace(done, discards=a.discards))  # type: ignore[call-arg]
+            else:
+                out.append(replace(done, card=a.cards[0]))  # type: ignore[call-arg]
+    return out
 
 
 def legal_actions_by_type(state: GameState) -> dict[str, list[Action]]:
@@ -144,7 +171,7 @@ def _shortfall_actions(state: GameState, seat: int) -> Iterator[Action]:
     """Every set of own tiles that covers the debt, the most valuable removed last (so none is removed
     after the debt is covered); or every tile when even all of them do not cover it."""
     owed = state.shortfalls[0][1]
-    own = sorted(ref for ref, t in state.tiles.items() if t.owner == seat)
+    own = sellable_for_shortfall(state, seat)
     value = {ref: tile_sale_value(state, ref) for ref in own}
     if sum(value.values()) <= owed:
         yield Shortfall(seat, tuple(own))

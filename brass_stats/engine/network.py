@@ -26,7 +26,7 @@ def check_link_placeable(state: GameState, seat: int, link_id: str) -> None:
     if not link.allowed_in(state.era):
         kind = "canal" if state.era == "canal" else "rail"
         raise IllegalAction("network.era", f"{link_id} has no {kind} line", player=seat)
-    if state.has_pieces_on_board(seat):
+    if state.has_pieces_on_board(seat) or not state.rules.link_anywhere_without_pieces:
         net = network(state, seat)
         if not any(loc in net for loc in link.connects):
             raise IllegalAction(
@@ -48,7 +48,8 @@ def apply_network(state: GameState, a: Network, policy: ChoicePolicy) -> Network
         )
     beer_needed = state.rules.double_rail_beer if n == 2 else 0
     if a.beer is not None and not beer_needed:
-        raise IllegalAction("beer.count", "no beer is consumed for these links", player=seat)
+        rule = "beer.count" if state.rules.double_rail_beer else "network.count"
+        raise IllegalAction(rule, "no beer is consumed for these links", player=seat)
     coal_used: list[str] = []
     market_cost = 0
     beer: str | None = None

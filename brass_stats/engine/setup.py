@@ -87,7 +87,7 @@ class ChanceSource(Protocol):
 
     def canal_deal(self, rules: RulesData, players: int, deck: list[str], reserve: int) -> Deal: ...
 
-    def distant_market(self, rules: RulesData, players: int, era: str) -> list[int]: ...
+    def distant_market(self, tiles: Sequence[int], era: str) -> list[int]: ...
 
     def turn_order(self, players: int) -> list[int]: ...
 
@@ -131,11 +131,11 @@ class SeededChance:
         cut = len(deck) - reserve
         return Deal(hands, deck[:cut], discards, deck[cut:])
 
-    def distant_market(self, rules: RulesData, players: int, era: str) -> list[int]:
+    def distant_market(self, tiles: Sequence[int], era: str) -> list[int]:
         """The Distant Cotton Market tiles shuffled (top first); no draw at all without such tiles."""
-        tiles = sorted(rules.dcm_tiles.get(players, ()))
-        self.rng.shuffle(tiles)
-        return tiles
+        pile = sorted(tiles)
+        self.rng.shuffle(pile)
+        return pile
 
     def turn_order(self, players: int) -> list[int]:
         order = list(range(players))
@@ -208,15 +208,14 @@ class ExplicitChance:
             raise LogFormatError(f"chance.reserve: need {reserve} card(s) beneath the deck tile")
         return deal
 
-    def distant_market(self, rules: RulesData, players: int, era: str) -> list[int]:
-        expected = sorted(rules.dcm_tiles.get(players, ()))
+    def distant_market(self, tiles: Sequence[int], era: str) -> list[int]:
+        expected = sorted(tiles)
         if not expected:
             return []
         tiles = self.record.get("distant_market", {}).get(era)
         if not isinstance(tiles, list) or sorted(tiles) != expected:
             raise LogFormatError(
-                f"chance.distant_market.{era} must list the {players}-player Distant Cotton Market tiles "
-                f"{expected} in the order drawn"
+                f"chance.distant_market.{era} must list the Distant Cotton Market tiles {expected} in the order drawn"
             )
         return list(tiles)
 
@@ -264,6 +263,15 @@ def starting_deck(rules: RulesData, players: int, options: Mapping[str, Any]) ->
     return rules.deck(players), rules.deck_tile.get("canal", 0) * players
 
 
+def distant_market_tiles(rules: RulesData, players: int, options: Mapping[str, Any]) -> list[int]:
+    """The Distant Cotton Market tiles in play: those marked for the player count, or every tile with
+    the classic deck setup (which ignores Board Setup step 2; the 4-player set is all of them)."""
+    if not rules.dcm_tiles:
+        return []
+    key = max(rules.dcm_tiles) if options.get("classic_deck") else players
+    return list(rules.dcm_tiles.get(key, ()))
+
+
 def check_options(rules: RulesData, players: int, options: Mapping[str, Any]) -> None:
     unknown = set(options) - GAME_OPTIONS - {"tile_overrides"}
     if unknown:
@@ -304,7 +312,7 @@ def new_game(
     for p, hand, disc in zip(players, deal.hands, deal.discards, strict=True):
         p.hand = list(hand)
         p.discard = list(disc)
-    dcm = chance.distant_market(rules, n, "canal")
+    dcm = chance.distant_market(distant_market_tiles(rules, n, options), "canal")
     state = GameState(
         rules=rules,
         players=players,

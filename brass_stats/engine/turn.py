@@ -22,6 +22,7 @@ from .network import apply_network
 from .policy import SHORTFALL_TILE, STRICT, ChoicePolicy, decide
 from .scoring import score_cash, score_era, score_introductory
 from .scout import apply_scout, check_scout
+from .setup import distant_market_tiles
 from .state import GameState, Tile
 
 Handler = Callable[[GameState, Any, ChoicePolicy], Action]
@@ -138,7 +139,7 @@ def _take_income(state: GameState, seat: int) -> None:
     short = owed - paid
     if short == 0:
         return
-    if any(t.owner == seat for t in state.tiles.values()):
+    if sellable_for_shortfall(state, seat):
         state.shortfalls.append((seat, short))
     else:
         _lose_vp(state, seat, short)
@@ -149,6 +150,12 @@ def _lose_vp(state: GameState, seat: int, short: int) -> None:
     lost = min(p.vp, short)  # "lose 1 VP (if possible)": never below 0
     p.vp -= lost
     state.effect("vp", seat, -lost, "shortfall", short=short)
+
+
+def sellable_for_shortfall(state: GameState, seat: int) -> list[str]:
+    """The player's tiles that raise money when removed (a £0 tile raises nothing: D21)."""
+    own = [r for r, t in state.tiles.items() if t.owner == seat and tile_sale_value_of(state, t) > 0]
+    return sorted(own, key=_ref_key)
 
 
 def tile_sale_value(state: GameState, ref: str) -> int:
@@ -167,7 +174,7 @@ def apply_shortfall(state: GameState, a: Shortfall, policy: ChoicePolicy) -> Sho
     stated = None if a.tiles is None else list(a.tiles)
     chosen: list[str] = []
     while remaining > 0:
-        own = sorted((r for r, t in state.tiles.items() if t.owner == seat), key=_ref_key)
+        own = sellable_for_shortfall(state, seat)
         if not own:
             break
         if stated is None:
@@ -180,9 +187,11 @@ def apply_shortfall(state: GameState, a: Shortfall, policy: ChoicePolicy) -> Sho
         elif len(chosen) < len(stated):
             ref = stated[len(chosen)]
             if ref not in own:
-                raise IllegalAction(
-                    "shortfall.tiles", f"{ref} is not one of player {seat}'s tiles on the board", player=seat
+                t0 = state.tiles.get(ref)
+                why = "is worth £0 and raises no money" if t0 is not None and t0.owner == seat else (
+                    f"is not one of player {seat}'s tiles on the board"
                 )
+                raise IllegalAction("shortfall.tiles", f"{ref} {why}", player=seat)
         else:
             raise IllegalAction(
                 "shortfall.tiles",
@@ -249,7 +258,7 @@ def _start_rail_era(state: GameState) -> None:
     if state.rules.dcm_tiles:  # Distant Cotton Market: marker to the top, all tiles reshuffled
         state.dcm_position = 0
         state.dcm_drawn = []
-        state.dcm_pile = state.chance.distant_market(state.rules, n, "rail")
+        state.dcm_pile = state.chance.distant_market(distant_market_tiles(state.rules, n, state.options), "rail")
     cards = [c for p in state.players for c in p.discard] + state.reserve
     state.reserve = []
     remove = {3: 6, 4: 2}.get(n, 0) if state.options.get("classic_deck") else 0

@@ -223,6 +223,7 @@ class RulesData:
     flips_on_build: frozenset[str] = frozenset()  # industries flipped as soon as they are built
     double_rail_beer: int = 1  # barrels for two rail links in one action
     double_action_build: bool = False  # any two cards as any location card, using both actions
+    link_anywhere_without_pieces: bool = True  # Birmingham: with nothing on the board, a link goes anywhere
     slots: Mapping[str, Slot] = field(init=False, repr=False)
     link_aliases: Mapping[str, str] = field(init=False, repr=False)
     _levels: Mapping[tuple[str, int], IndustryLevel] = field(init=False, repr=False)
@@ -475,6 +476,7 @@ def _build_lancashire(raw: dict[str, Any]) -> RulesData:
         flips_on_build=frozenset({"shipyard"}),
         double_rail_beer=0,
         double_action_build=True,
+        link_anywhere_without_pieces=False,
     )
 
 
