@@ -11,33 +11,36 @@ from .resources import consume_coal, consume_iron, flip, spend
 from .state import GameState, Tile
 
 
-def check_card(state: GameState, a: Build, loc: Location) -> None:
-    """Which cards may build which industry where (Build Action step 1, Farm Breweries)."""
+def check_card(state: GameState, a: Build, loc: Location) -> bool:
+    """Which cards may build which industry where (Build Action step 1, Farm Breweries).
+
+    Returns True when only "Building If You Have No Tiles on the Board" allows it: then the tile
+    must go on an undeveloped space."""
     seat, card = a.player, a.card
     farm = loc.kind == "farm_brewery"
     if a.second_card is not None:
         _check_double_action(state, a)
-        return  # two cards as any location card
+        return False  # two cards as any location card
     named = card_location(card)
     if named is not None:
         if named != a.location:
             raise IllegalAction("build.card", f"a {named} location card cannot build in {a.location}", player=seat)
-        return
+        return False
     if card == WILD_LOCATION:
         if farm:
             raise IllegalAction(
                 "build.wild_location_farm", "a Wild Location card cannot build on a Farm Brewery", player=seat
             )
-        return
+        return False
     if card == WILD_INDUSTRY or card.startswith("ind:"):
         if card != WILD_INDUSTRY and a.industry not in card_industries(card):
             raise IllegalAction("build.card", f"card {card} cannot build a {a.industry}", player=seat)
         if a.location in network(state, seat):
-            return
-        if not state.has_pieces_on_board(seat):
-            return  # Building If You Have No Tiles on the Board
+            return False
         if _virtual_link(state, seat, a.location):
-            return
+            return False
+        if not state.has_pieces_on_board(seat):
+            return True  # Building If You Have No Tiles on the Board
         raise IllegalAction(
             "build.network",
             f"{a.location} is not in player {seat}'s network, so an industry card cannot build there",
@@ -134,7 +137,7 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
             "a Farm Brewery can only be built with a Brewery card or a Wild Industry card",
             player=seat,
         )
-    check_card(state, a, loc)
+    anywhere = check_card(state, a, loc)
     p = state.players[seat]
     level = p.lowest_level(a.industry)
     if level is None:
@@ -157,6 +160,15 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
     if not any(a.industry in s.industries for s in loc.slots):
         raise IllegalAction("build.slot_icon", f"no space in {a.location} displays the {a.industry} icon", player=seat)
     empty, over = slot_options(state, seat, a.industry, level, loc)
+    if anywhere:
+        if a.slot is not None and f"{a.location}:{a.slot}" in state.tiles:
+            raise IllegalAction(
+                "build.no_tiles_on_board",
+                f"{a.location} is outside the player's network: with no tiles on the board an industry card "
+                "builds only on an undeveloped space",
+                player=seat,
+            )
+        over = []
     if a.slot is None:
         options = empty + over
         if not options:

@@ -227,6 +227,8 @@ def _build_candidates(state: GameState, seat: int, cards: list[str]) -> Iterator
             if not any(ind in s.industries for s in L.slots):
                 continue
             empty, over = slot_options(state, seat, ind, levels[ind], L)
+            if anywhere and card_location(card) is None and loc not in net:
+                over = []  # "Building If You Have No Tiles on the Board": undeveloped spaces only
             for slot in empty + over:
                 yield Build(seat, card, ind, loc, slot)
 

@@ -188,8 +188,10 @@ def apply_shortfall(state: GameState, a: Shortfall, policy: ChoicePolicy) -> Sho
             ref = stated[len(chosen)]
             if ref not in own:
                 t0 = state.tiles.get(ref)
-                why = "is worth £0 and raises no money" if t0 is not None and t0.owner == seat else (
-                    f"is not one of player {seat}'s tiles on the board"
+                why = (
+                    "is worth £0 and raises no money"
+                    if t0 is not None and t0.owner == seat
+                    else (f"is not one of player {seat}'s tiles on the board")
                 )
                 raise IllegalAction("shortfall.tiles", f"{ref} {why}", player=seat)
         else:
