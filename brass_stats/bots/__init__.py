@@ -18,8 +18,8 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from ..engine.actions import Action
 from ..engine.legal import legal_actions
@@ -50,17 +50,23 @@ class RandomBot:
         return rng.choice(by_type[kind])
 
 
-def play_game(agents: Sequence[Agent], seed: int, names: Sequence[str] | None = None) -> GameLog:
+def play_game(
+    agents: Sequence[Agent],
+    seed: int,
+    names: Sequence[str] | None = None,
+    edition: str = "birmingham",
+    options: Mapping[str, Any] | None = None,
+) -> GameLog:
     """Play one seeded game to the end; returns its log (seeded chance, every choice stated)."""
     names = list(names or [f"{a.name}-{i}" for i, a in enumerate(agents)])
-    log = GameLog.new(names, seed=seed)
-    state = new_game(names, SeededChance(seed), log.rules())
+    log = GameLog.new(names, seed=seed, edition=edition, options=dict(options or {}))
+    state = new_game(names, SeededChance(seed), log.rules(), log.options)
     rng = random.Random(seed)
     while not state.game_over:
         seat = state.current_player
         assert seat is not None
-        options = legal_actions(state)
-        action = agents[seat].choose(state, options, rng)
+        legal = legal_actions(state)
+        action = agents[seat].choose(state, legal, rng)
         state, done = apply_action(state, action)
         log.actions.append(done)
     return log

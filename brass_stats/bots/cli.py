@@ -41,6 +41,7 @@ def _bot_list(ctx: click.Context, param: click.Parameter, value: str) -> list[st
 )
 @click.option("--skip-errors", is_flag=True, help="Leave out (with a warning) games the engine cannot finish.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--edition", type=click.Choice(["birmingham", "lancashire"]), default="birmingham", show_default=True)
 def selfplay_command(
     games: int,
     players: int,
@@ -50,6 +51,7 @@ def selfplay_command(
     workers: int | None,
     skip_errors: bool,
     quiet: bool,
+    edition: str,
 ) -> None:
     """Play seeded bot games and write one game log per game into OUT.
 
@@ -61,7 +63,9 @@ def selfplay_command(
     start = time.perf_counter()
     show = not quiet and sys.stderr.isatty()
     try:
-        paths = generate(games, players, seed, bots, out, workers, progress=show, skip_errors=skip_errors)
+        paths = generate(
+            games, players, seed, bots, out, workers, progress=show, skip_errors=skip_errors, edition=edition
+        )
     except SelfPlayError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(1)

@@ -97,11 +97,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.actions import Action, Scout, Sell
-from ..engine.board import distances_from, network
+from ..engine.board import distances_from, network, trade_locations
 from ..engine.scoring import potential_vp
+from ..engine.sell_cotton import market_closed
 from ..engine.state import GameState
 from ..engine.turn import apply_action
-from ..rules_data import SELLABLE, WILD_CARDS, card_industries, card_location
+from ..rules_data import WILD_CARDS, card_industries, card_location
 
 
 @dataclass(frozen=True)
@@ -326,7 +327,7 @@ def explain(
                 rescoring += w.carry * info.vp
             continue
         loc = ref.split(":", 1)[0]
-        if t.industry in SELLABLE:
+        if t.industry in state.rules.sellable:
             p_flip = _p_sell(state, seat, loc, t.industry, w) * own_era
         else:
             p_flip = (w.p_cube_canal if canal else w.p_cube_rail) ** t.resources * all_era * demand
@@ -396,6 +397,15 @@ def _level_at(levels: Sequence[int], space: float) -> float:
 def _p_sell(state: GameState, seat: int, loc: str, industry: str, w: Weights) -> float:
     """Chance that an unflipped cotton mill / manufacturer / pottery at ``loc`` gets sold this era."""
     dist = distances_from(state, (loc,))
+    if state.rules.dcm_track:  # Lancashire: an unflipped port, or the Distant Cotton Market via a trade icon
+        ports = any(
+            t.industry == "port" and not t.flipped and ref.split(":", 1)[0] in dist for ref, t in state.tiles.items()
+        )
+        if ports:
+            return w.p_sell_ready
+        if any(loc_id in dist for loc_id in trade_locations(state)) and not market_closed(state):
+            return w.p_sell_connected
+        return w.p_sell_unconnected
     buyers = [ms for ms in state.merchant_spaces if industry in ms.accepts and ms.location in dist]
     if not buyers:
         return w.p_sell_unconnected

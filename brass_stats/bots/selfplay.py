@@ -65,12 +65,12 @@ def game_path(out_dir: str | Path, seed: int, index: int) -> Path:
     return Path(out_dir) / f"game-{seed}-{index:05d}.json"
 
 
-def play_selfplay_game(seed: int, index: int, bots: Sequence[str]) -> GameLog:
+def play_selfplay_game(seed: int, index: int, bots: Sequence[str], edition: str = "birmingham") -> GameLog:
     """Play game ``index`` of the corpus ``seed`` with one bot name per seat; the log carries source and result."""
     gseed = game_seed(seed, index)
     names = [f"{b}-{i}" for i, b in enumerate(bots)]
-    log = play_game([BOTS[b]() for b in bots], seed=gseed, names=names)
-    state = new_game(names, log.chance_source(), log.rules())
+    log = play_game([BOTS[b]() for b in bots], seed=gseed, names=names, edition=edition)
+    state = new_game(names, log.chance_source(), log.rules(), log.options)
     for a in log.actions:
         state, _ = apply_action(state, a)
     log.source = {"generator": GENERATOR, "bots": list(bots), "corpus_seed": seed, "game_index": index}
@@ -87,10 +87,10 @@ class SelfPlayError(RuntimeError):
     """A self-play game could not be played to the end (an engine or bot error), named by index and seed."""
 
 
-def _write_game(out_dir: str, seed: int, index: int, bots: tuple[str, ...]) -> str | None:
+def _write_game(out_dir: str, seed: int, index: int, bots: tuple[str, ...], edition: str = "birmingham") -> str | None:
     """Play and save one game; returns None on success, else the error (raised again by :func:`generate`)."""
     try:
-        play_selfplay_game(seed, index, bots).save(game_path(out_dir, seed, index))
+        play_selfplay_game(seed, index, bots, edition).save(game_path(out_dir, seed, index))
     except Exception as e:  # reported with the game's identity by generate()
         return f"game {index} (game seed {game_seed(seed, index)}, seats {', '.join(bots)}): {type(e).__name__}: {e}"
     return None
@@ -105,6 +105,7 @@ def generate(
     workers: int | None = 1,
     progress: bool = True,
     skip_errors: bool = False,
+    edition: str = "birmingham",
 ) -> list[Path]:
     """Play ``n_games`` seeded games and write one log each into ``out_dir``; returns the paths in game order.
 
@@ -125,13 +126,13 @@ def generate(
     if workers == 1 or n_games <= 1:
         with _Progress(progress, description, n_games) as bar:
             for i in range(n_games):
-                if (err := _write_game(str(out), seed, i, seats)) is not None:
+                if (err := _write_game(str(out), seed, i, seats, edition)) is not None:
                     errors[i] = err
                 bar.advance()
     else:
         with ProcessPoolExecutor(max_workers=min(workers, n_games)) as pool:
             # every worker is forked at the first submit, before the progress bar starts its refresh thread
-            futures = {pool.submit(_write_game, str(out), seed, i, seats): i for i in range(n_games)}
+            futures = {pool.submit(_write_game, str(out), seed, i, seats, edition): i for i in range(n_games)}
             with _Progress(progress, description, n_games) as bar:
                 for f in as_completed(futures):
                     if (err := f.result()) is not None:
