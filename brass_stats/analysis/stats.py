@@ -18,7 +18,7 @@ import pandas as pd
 
 from ..rules_data import ALL_INDUSTRIES
 
-DIMENSIONS = ("seat", "turn_position", "player_count", "loans", "opening", "strategy", "industry")
+DIMENSIONS = ("edition", "seat", "turn_position", "player_count", "loans", "opening", "strategy", "industry")
 
 # VP sources grouped into strategies (a player's strategy is their largest group).
 STRATEGY_GROUPS = {
@@ -44,12 +44,12 @@ def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
 
 _PLAYER_GAMES = """
 WITH ranked AS (
-  SELECT p.*, g.player_count,
+  SELECT p.*, g.player_count, g.edition,
          count(*) FILTER (WHERE p.rank = 1) OVER (PARTITION BY p.game_id) AS winners,
          avg(p.final_vp) OVER (PARTITION BY p.game_id) AS mean_vp
   FROM players p JOIN games g USING (game_id)
 )
-SELECT game_id, seat, name, player_count, final_vp, rank, start_turn_position, loans,
+SELECT game_id, edition, seat, name, player_count, final_vp, rank, start_turn_position, loans,
        CASE WHEN rank = 1 THEN 1.0 / winners ELSE 0.0 END AS win,
        final_vp - (mean_vp * player_count - final_vp) / (player_count - 1) AS margin
 FROM ranked
@@ -117,7 +117,9 @@ def stats_by(con: duckdb.DuckDBPyConnection, dimension: str, min_games: int = 30
                 "low_sample",
             ]
         )
-    if dimension == "seat":
+    if dimension == "edition":
+        pg["bucket"] = pg["edition"]
+    elif dimension == "seat":
         pg["bucket"] = pg["seat"].astype(str)
     elif dimension == "turn_position":
         pg["bucket"] = (pg["start_turn_position"] + 1).astype(str)
