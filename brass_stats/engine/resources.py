@@ -115,14 +115,7 @@ def consume_coal(
             state.effect("coal_used", seat, 1, cause, source=src, owner=state.tiles[src].owner)
         else:
             src = MARKET
-            if stated is not None and stated[i] != MARKET:
-                _check_named_source(state, stated[i], "coal_mine", seat)
-                raise IllegalAction(
-                    "coal.closest_mine",
-                    f"no connected coal mine has coal, so coal must come from the market, not {stated[i]}",
-                    player=seat,
-                    stated=stated[i],
-                )
+            _market_stated(state, stated, i, "coal_mine", seat)
             if not connected_to_trade(state, origins):
                 raise IllegalAction(
                     "coal.market",
@@ -182,14 +175,7 @@ def consume_iron(
             state.effect("iron_used", seat, 1, cause, source=src, owner=state.tiles[src].owner)
         else:
             src = MARKET
-            if stated is not None and stated[i] != MARKET:
-                _check_named_source(state, stated[i], "iron_works", seat)
-                raise IllegalAction(
-                    "iron.works_first",
-                    f"no iron works has iron, so iron must come from the market, not {stated[i]}",
-                    player=seat,
-                    stated=stated[i],
-                )
+            _market_stated(state, stated, i, "iron_works", seat)
             price = market.buy_price(state.iron_market)
             if state.iron_market > 0:
                 state.iron_market -= 1
@@ -277,6 +263,25 @@ def consume_beer(
             state.effect("beer_used", seat, 1, cause, source=src, owner=state.tiles[src].owner)
         used.append(src)
     return tuple(used)
+
+
+def _market_stated(state: GameState, stated: tuple[str, ...] | None, i: int, industry: str, seat: int) -> None:
+    """With no tile to take from, a stated source must be the market."""
+    if stated is None or stated[i] == MARKET:
+        return
+    _check_named_source(state, stated[i], industry, seat)
+    rule, what = (
+        ("coal.closest_mine", "no connected coal mine has coal")
+        if industry == "coal_mine"
+        else (
+            "iron.works_first",
+            "no iron works has iron",
+        )
+    )
+    resource = "coal" if industry == "coal_mine" else "iron"
+    raise IllegalAction(
+        rule, f"{what}, so {resource} must come from the market, not {stated[i]}", player=seat, stated=stated[i]
+    )
 
 
 def _check_named_source(state: GameState, src: str, industry: str, seat: int) -> None:

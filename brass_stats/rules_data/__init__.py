@@ -285,6 +285,22 @@ def _raw(edition: str) -> dict[str, Any]:
     return data
 
 
+def _markets(raw: dict[str, Any]) -> dict[str, Market]:
+    return {
+        name: Market(name, tuple(m["space_prices_cheapest_first"]), m["initial_cubes"], m["price_when_empty"])
+        for name, m in raw["markets"].items()
+        if name in ("coal", "iron")
+    }
+
+
+def _income_track(raw: dict[str, Any]) -> list[int]:
+    """The income level printed beside each progress-track space."""
+    income: list[int] = []
+    for lv in raw["progress_track"]["levels"]:
+        income.extend([lv["income_level"]] * (lv["last_space"] - lv["first_space"] + 1))
+    return income
+
+
 def _build_birmingham(raw: dict[str, Any]) -> RulesData:
     c = raw["constants"]
     locations: dict[str, Location] = {}
@@ -340,14 +356,8 @@ def _build_birmingham(raw: dict[str, Any]) -> RulesData:
         t["id"]: MerchantTile(t["id"], frozenset(t["accepts"]), t["min_players"]) for t in raw["merchant_tiles"]
     }
     by_players = {int(k): tuple(v) for k, v in raw["merchant_tiles_by_player_count"].items()}
-    markets = {
-        name: Market(name, tuple(m["space_prices_cheapest_first"]), m["initial_cubes"], m["price_when_empty"])
-        for name, m in raw["markets"].items()
-        if name in ("coal", "iron")
-    }
-    income: list[int] = []
-    for lv in raw["progress_track"]["levels"]:
-        income.extend([lv["income_level"]] * (lv["last_space"] - lv["first_space"] + 1))
+    markets = _markets(raw)
+    income = _income_track(raw)
     deck_counts: dict[int, dict[str, int]] = {}
     for p in c["players"]:
         counts: dict[str, int] = {}
@@ -423,14 +433,8 @@ def _build_lancashire(raw: dict[str, Any]) -> RulesData:
         ind: tuple(_industry_level(ind, lv) for lv in raw["industry_tiles"][ind]["levels"])
         for ind in LANCASHIRE_INDUSTRIES
     }
-    markets = {
-        name: Market(name, tuple(m["space_prices_cheapest_first"]), m["initial_cubes"], m["price_when_empty"])
-        for name, m in raw["markets"].items()
-        if name in ("coal", "iron")
-    }
-    income: list[int] = []
-    for lv in raw["progress_track"]["levels"]:
-        income.extend([lv["income_level"]] * (lv["last_space"] - lv["first_space"] + 1))
+    markets = _markets(raw)
+    income = _income_track(raw)
     deck_counts: dict[int, dict[str, int]] = {}
     for p in c["players"]:
         counts: dict[str, int] = {}
