@@ -29,9 +29,8 @@ from conftest import GOLDEN_GAMES, convert_golden  # noqa: E402
 
 from brass_stats.bots import RandomBot, play_game  # noqa: E402
 from brass_stats.log.format import GameLog  # noqa: E402
-from brass_stats.replay import Replay  # noqa: E402
+from brass_stats.replay import Replay, gc_paused  # noqa: E402
 from brass_stats.storage import Store, game_tables, ingest  # noqa: E402
-from brass_stats.storage.ingest import gc_paused, replay_with_states  # noqa: E402
 
 
 def make_logs(n: int, seed: int) -> list[GameLog]:
@@ -58,7 +57,7 @@ def bench_tables(logs: list[GameLog], repeat: int) -> tuple[float, int, int]:
     start = time.perf_counter()
     for _ in range(repeat):
         for log in logs:
-            r = replay_with_states(log)
+            r = Replay(log, keep_states=True).run()
             with gc_paused():
                 t = game_tables(r, None)
             rows += sum(x.num_rows for x in t.values())
