@@ -50,15 +50,14 @@ def check_card(state: GameState, a: Build, loc: Location) -> bool:
     raise IllegalAction("build.card", f"card {card} cannot be used to build", player=seat)
 
 
-# The classic Lancashire rule: Liverpool in your network lets an industry card build in Birkenhead.
-VIRTUAL_LINK = ("liverpool", "birkenhead")
-
-
 def _virtual_link(state: GameState, seat: int, location: str) -> bool:
+    """The classic Lancashire rule: Liverpool in your network lets an industry card build in Birkenhead."""
+    pair = state.rules.virtual_link
     return (
         bool(state.options.get("virtual_link"))
-        and location == VIRTUAL_LINK[1]
-        and (VIRTUAL_LINK[0] in network(state, seat))
+        and pair is not None
+        and location == pair[1]
+        and (pair[0] in network(state, seat))
     )
 
 

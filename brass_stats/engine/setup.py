@@ -259,7 +259,7 @@ def starting_deck(rules: RulesData, players: int, options: Mapping[str, Any]) ->
     if options.get("classic_deck"):
         # Lancashire classic setup: every card, 9 (3p) or 6 (4p) beneath the deck tile
         deck = [c for c, k in sorted(rules.classic_deck_counts.items()) for _ in range(k)]
-        return deck, {3: 9, 4: 6}[players]
+        return deck, rules.classic_deck_beneath[players]
     return rules.deck(players), rules.deck_tile.get("canal", 0) * players
 
 
@@ -281,7 +281,7 @@ def check_options(rules: RulesData, players: int, options: Mapping[str, Any]) ->
             raise LogFormatError(f"option {key!r} must be true or false")
     if rules.edition != "lancashire" and (options.get("virtual_link") or options.get("classic_deck")):
         raise LogFormatError("the virtual link and the classic deck are options of Brass: Lancashire")
-    if options.get("classic_deck") and players == 2:
+    if options.get("classic_deck") and players not in rules.classic_deck_beneath:
         raise LogFormatError("the classic deck setup is for 3 or 4 players")
 
 

@@ -263,7 +263,7 @@ def _start_rail_era(state: GameState) -> None:
         state.dcm_pile = state.chance.distant_market(distant_market_tiles(state.rules, n, state.options), "rail")
     cards = [c for p in state.players for c in p.discard] + state.reserve
     state.reserve = []
-    remove = {3: 6, 4: 2}.get(n, 0) if state.options.get("classic_deck") else 0
+    remove = state.rules.classic_deck_removed_in_rail.get(n, 0) if state.options.get("classic_deck") else 0
     deal = state.chance.rail_deal(cards, n, remove)
     for p, hand in zip(state.players, deal.hands, strict=True):
         p.discard = []

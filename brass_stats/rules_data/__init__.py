@@ -224,6 +224,10 @@ class RulesData:
     double_rail_beer: int = 1  # barrels for two rail links in one action
     double_action_build: bool = False  # any two cards as any location card, using both actions
     link_anywhere_without_pieces: bool = True  # Birmingham: with nothing on the board, a link goes anywhere
+    # classic variants (Lancashire): cards beneath the deck tile / returned to the box, by player count
+    classic_deck_beneath: Mapping[int, int] = field(default_factory=dict)
+    classic_deck_removed_in_rail: Mapping[int, int] = field(default_factory=dict)
+    virtual_link: tuple[str, str] | None = None  # (in your network, may then build here with an industry card)
     slots: Mapping[str, Slot] = field(init=False, repr=False)
     link_aliases: Mapping[str, str] = field(init=False, repr=False)
     _levels: Mapping[tuple[str, int], IndustryLevel] = field(init=False, repr=False)
@@ -481,6 +485,10 @@ def _build_lancashire(raw: dict[str, Any]) -> RulesData:
         double_rail_beer=0,
         double_action_build=True,
         link_anywhere_without_pieces=False,
+        # "Classic 3-4 Player Deck Setup" and "Virtual Link" in the rulebook's Classic Rules
+        classic_deck_beneath={3: 9, 4: 6},
+        classic_deck_removed_in_rail={3: 6, 4: 2},
+        virtual_link=("liverpool", "birkenhead"),
     )
 
 
