@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 import unicodedata
@@ -173,8 +172,4 @@ def demo_command(out: Path, workers: int | None) -> None:
 COMMANDS = [income_command, vp_command, report_command, stats_command, demo_command]
 
 
-def _json_default(v: object) -> str:  # pragma: no cover - used by json.dumps fallbacks
-    return str(v)
-
-
-__all__ = ["COMMANDS", "emit", "json"]
+__all__ = ["COMMANDS", "emit"]

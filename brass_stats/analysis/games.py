@@ -13,7 +13,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from ..errors import BrassError, LogFormatError
+from ..errors import BrassError
 from ..log.format import GameLog
 from ..replay import Replay
 from ..rules_data import ALL_INDUSTRIES
@@ -234,10 +234,3 @@ def result_table(src: GameSource) -> pd.DataFrame:
     return df[["rank", "seat", "name", "final_vp", "final_income_level", "final_money", "loans"]].sort_values(
         ["rank", "seat"]
     )
-
-
-def load_log_file(path: str | Path) -> GameLog:
-    try:
-        return GameLog.load(path)
-    except LogFormatError as e:
-        raise GameNotFound(str(e)) from None

@@ -163,17 +163,7 @@ class Market:
         return self.prices[self.capacity - cubes - 1]
 
 
-@dataclass(frozen=True)
-class Card:
-    """A card code: ``loc:<location>``, ``ind:<industry>[+<industry>]``, ``wild:location`` or ``wild:industry``."""
-
-    code: str
-
-    @property
-    def kind(self) -> str:
-        return self.code.split(":", 1)[0]
-
-
+# Card codes: "loc:<location>", "ind:<industry>[+<industry>]", "wild:location", "wild:industry".
 WILD_LOCATION = "wild:location"
 WILD_INDUSTRY = "wild:industry"
 WILD_CARDS = frozenset({WILD_LOCATION, WILD_INDUSTRY})
