@@ -13,12 +13,21 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import pytest
+# Helpers that do not depend on the edition come from the Birmingham helpers.
+# Helpers that do not depend on the edition come from the Birmingham helpers (re-exported).
+from helpers import act as act
+from helpers import give as give
+from helpers import pass_turns as pass_turns
+from helpers import pass_until_round_ends as pass_until_round_ends
+from helpers import place_link as place_link
+from helpers import rule_of as rule_of
+from helpers import set_income_space as set_income_space
+from helpers import set_markets as set_markets
+from helpers import set_money as set_money
+from helpers import two_actions as two_actions
 
-from brass_stats.engine import STRICT, Action, GameState, Pass, SeededChance, Tile, apply_action, new_game
+from brass_stats.engine import Action, GameState, SeededChance, Tile, apply_action, new_game
 from brass_stats.engine.legal import legal_actions
-from brass_stats.engine.policy import ChoicePolicy
-from brass_stats.errors import IllegalAction
 from brass_stats.rules_data import RulesData, load_rules
 
 LANCASHIRE: RulesData = load_rules("lancashire")
@@ -38,13 +47,6 @@ def fresh(
     return state
 
 
-def two_actions(state: GameState) -> GameState:
-    """Move past the first Canal Era round, so each turn has 2 actions."""
-    state.era_round = 2
-    state.round = 2
-    return state
-
-
 def to_rail_era(state: GameState) -> GameState:
     """Switch to the Rail Era, second round (2 actions per turn). Board and mats are left as they are."""
     state.era = "rail"
@@ -52,30 +54,6 @@ def to_rail_era(state: GameState) -> GameState:
     state.round = 12
     state.reserve = []
     state.touch_board()
-    return state
-
-
-def give(state: GameState, seat: int, *cards: str) -> GameState:
-    """Replace a player's hand with exactly these cards."""
-    state.players[seat].hand = list(cards)
-    return state
-
-
-def set_money(state: GameState, seat: int, money: int) -> GameState:
-    state.players[seat].money = money
-    return state
-
-
-def set_income_space(state: GameState, seat: int, space: int) -> GameState:
-    state.players[seat].income_space = space
-    return state
-
-
-def set_markets(state: GameState, coal: int | None = None, iron: int | None = None) -> GameState:
-    if coal is not None:
-        state.coal_market = coal
-    if iron is not None:
-        state.iron_market = iron
     return state
 
 
@@ -112,14 +90,6 @@ def place_tile(
     return tile
 
 
-def place_link(state: GameState, link_id: str, owner: int) -> GameState:
-    assert link_id in state.rules.links, link_id
-    state.links[link_id] = owner
-    state.players[owner].link_tiles -= 1
-    state.touch_board()
-    return state
-
-
 def clear_mat_below(state: GameState, seat: int, industry: str, level: int) -> GameState:
     """Remove every tile below ``level`` of an industry from a mat, as if developed away."""
     p = state.players[seat]
@@ -132,36 +102,6 @@ def set_dcm(state: GameState, pile: Iterable[int], position: int = 0) -> GameSta
     """Stack the Distant Cotton Market tiles (top first) and put the marker on a row."""
     state.dcm_pile = list(pile)
     state.dcm_position = position
-    return state
-
-
-def act(state: GameState, action: Action, policy: ChoicePolicy = STRICT) -> GameState:
-    """Apply one action and return the new state."""
-    new, _ = apply_action(state, action, policy)
-    return new
-
-
-def rule_of(state: GameState, action: Action, policy: ChoicePolicy = STRICT) -> str:
-    """The rule id the engine raises for an illegal action (fails the test if the action is accepted)."""
-    with pytest.raises(IllegalAction) as info:
-        apply_action(state, action, policy)
-    return info.value.rule
-
-
-def pass_turns(state: GameState, count: int) -> GameState:
-    """The players to move pass ``count`` times, each with the first card of their hand."""
-    for _ in range(count):
-        seat = state.current_player
-        assert seat is not None
-        state = act(state, Pass(seat, state.players[seat].hand[0]))
-    return state
-
-
-def pass_until_round_ends(state: GameState) -> GameState:
-    """Everyone still to move this round passes until the round (or the game) is over."""
-    start = state.round
-    while state.phase == "actions" and state.round == start:
-        state = pass_turns(state, 1)
     return state
 
 
