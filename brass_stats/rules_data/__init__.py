@@ -309,33 +309,9 @@ def _build_birmingham(raw: dict[str, Any]) -> RulesData:
         )
         for ln in raw["links"]
     }
-    industries: dict[str, tuple[IndustryLevel, ...]] = {}
-    for ind in INDUSTRIES:
-        levels = []
-        for lv in raw["industry_tiles"][ind]["levels"]:
-            prod = lv["produces"]
-            levels.append(
-                IndustryLevel(
-                    industry=ind,
-                    level=lv["level"],
-                    tiles=lv["tiles_per_player"],
-                    cost_money=lv["cost"]["money"],
-                    cost_coal=lv["cost"]["coal"],
-                    cost_iron=lv["cost"]["iron"],
-                    beer_to_sell=lv["beer_to_sell"] or 0,
-                    vp=lv["vp_when_flipped"],
-                    income_spaces=lv["income_spaces_when_flipped"],
-                    link_vp=lv["link_vp"],
-                    coal_produced=prod.get("coal", 0),
-                    iron_produced=prod.get("iron", 0),
-                    beer_canal=prod.get("beer_canal_era", 0),
-                    beer_rail=prod.get("beer_rail_era", 0),
-                    canal_ok=lv["can_build_canal_era"],
-                    rail_ok=lv["can_build_rail_era"],
-                    can_develop=lv["can_develop"],
-                )
-            )
-        industries[ind] = tuple(levels)
+    industries = {
+        ind: tuple(_industry_level(ind, lv) for lv in raw["industry_tiles"][ind]["levels"]) for ind in INDUSTRIES
+    }
     merchants = {
         m["id"]: Merchant(
             m["id"],
