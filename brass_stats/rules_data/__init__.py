@@ -295,6 +295,22 @@ def _income_track(raw: dict[str, Any]) -> list[int]:
     return income
 
 
+def card_code(card: dict[str, Any]) -> str:
+    """The code of a card entry of the data: ``loc:<location>`` or ``ind:<industry>[+<industry>]``."""
+    if "location" in card:
+        return f"loc:{card['location']}"
+    industries = card.get("industries") or [card["industry"]]
+    return "ind:" + "+".join(industries)
+
+
+def _deck_counts(raw: dict[str, Any]) -> dict[int, dict[str, int]]:
+    """Cards of each code in the draw deck, per player count."""
+    cards = raw["cards"]["location_cards"] + raw["cards"]["industry_cards"]
+    return {
+        p: {card_code(c): c["count"][str(p)] for c in cards if c["count"][str(p)]} for p in raw["constants"]["players"]
+    }
+
+
 def _build_birmingham(raw: dict[str, Any]) -> RulesData:
     c = raw["constants"]
     locations: dict[str, Location] = {}
@@ -328,18 +344,7 @@ def _build_birmingham(raw: dict[str, Any]) -> RulesData:
     by_players = {int(k): tuple(v) for k, v in raw["merchant_tiles_by_player_count"].items()}
     markets = _markets(raw)
     income = _income_track(raw)
-    deck_counts: dict[int, dict[str, int]] = {}
-    for p in c["players"]:
-        counts: dict[str, int] = {}
-        for lc in raw["cards"]["location_cards"]:
-            n = lc["count"][str(p)]
-            if n:
-                counts[f"loc:{lc['location']}"] = n
-        for ic in raw["cards"]["industry_cards"]:
-            n = ic["count"][str(p)]
-            if n:
-                counts["ind:" + "+".join(ic["industries"])] = n
-        deck_counts[p] = counts
+    deck_counts = _deck_counts(raw)
     wild = raw["cards"]["wild_cards"]
     return RulesData(
         edition="birmingham",
@@ -405,21 +410,11 @@ def _build_lancashire(raw: dict[str, Any]) -> RulesData:
     }
     markets = _markets(raw)
     income = _income_track(raw)
-    deck_counts: dict[int, dict[str, int]] = {}
-    for p in c["players"]:
-        counts: dict[str, int] = {}
-        for lc in raw["cards"]["location_cards"]:
-            if lc["count"][str(p)]:
-                counts[f"loc:{lc['location']}"] = lc["count"][str(p)]
-        for ic in raw["cards"]["industry_cards"]:
-            if ic["count"][str(p)]:
-                counts[f"ind:{ic['industry']}"] = ic["count"][str(p)]
-        deck_counts[p] = counts
-    classic: dict[str, int] = {}
-    for lc in raw["cards"]["location_cards"]:
-        classic[f"loc:{lc['location']}"] = lc.get("count_2007_original_deck", lc["count"]["4"])
-    for ic in raw["cards"]["industry_cards"]:
-        classic[f"ind:{ic['industry']}"] = ic.get("count_2007_original_deck", ic["count"]["4"])
+    deck_counts = _deck_counts(raw)
+    classic = {
+        card_code(card): card.get("count_2007_original_deck", card["count"]["4"])
+        for card in raw["cards"]["location_cards"] + raw["cards"]["industry_cards"]
+    }
     dcm = raw["distant_cotton_market"]
     track = tuple(None if s.get("x_space") else s["income_spaces"] for s in dcm["track"]["spaces_top_to_bottom"])
     return RulesData(
