@@ -10,7 +10,9 @@ from pathlib import Path
 import click
 
 from . import validate as V
+from .engine.policy import AS_PLAYED, STRICT
 from .errors import LogFormatError
+from .storage.cli import AS_PLAYED_OPTION
 
 FILE = click.Path(dir_okay=False, path_type=Path)
 
@@ -29,14 +31,19 @@ def main() -> None:
 )
 @click.option("--workers", type=int, default=None, help="Parallel processes (default: all cores).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only failures.")
-def validate(paths: tuple[str, ...], as_json: bool, report: Path | None, workers: int | None, quiet: bool) -> None:
+@AS_PLAYED_OPTION
+def validate(
+    paths: tuple[str, ...], as_json: bool, report: Path | None, workers: int | None, quiet: bool, as_played: bool
+) -> None:
     """Replay game logs and check every action against the rules.
 
     PATHS are files, directories (every *.json below) or glob patterns.
     Exit status: 0 all legal and matching any declared result; 1 an illegal
     action or a different result; 2 a file that cannot be read as a game
     (bad JSON, wrong format version, unknown names, missing fields, truncated).
+    With --as-played, the departures accepted are listed and do not fail.
     """
+    policy = AS_PLAYED if as_played else STRICT
     files = V.expand_paths(paths)
     if not files:
         click.echo("no game files found in: " + " ".join(paths), err=True)
@@ -61,9 +68,9 @@ def validate(paths: tuple[str, ...], as_json: bool, report: Path | None, workers
                 progress.advance(task)
                 emit(v)
 
-            results = V.validate_many(files, workers, on_done)
+            results = V.validate_many(files, workers, on_done, policy)
     else:
-        results = V.validate_many(files, workers, emit)
+        results = V.validate_many(files, workers, emit, policy)
     wall = time.perf_counter() - start
     summ = V.summary(results, wall)
     if report is not None:

@@ -18,9 +18,11 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from .engine.policy import STRICT, ChoicePolicy
 from .engine.rulebook import RULES
 from .errors import IllegalAction, LogFormatError
 from .log.format import GameLog
@@ -40,6 +42,7 @@ class Validation:
     actions: int = 0
     seconds: float = 0.0
     detail: list[str] = field(default_factory=list)
+    deviations: list[dict[str, Any]] = field(default_factory=list)  # rules broken as played (--as-played)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -49,17 +52,23 @@ class Validation:
         return OK if self.ok else MALFORMED if self.kind == "format" else FAILED
 
 
-def validate_log(log: GameLog, keep_states: bool = False) -> Validation:
+def validate_log(log: GameLog, keep_states: bool = False, policy: ChoicePolicy = STRICT) -> Validation:
     """Replay a parsed log; see :func:`validate_file`."""
-    return replay_and_judge(log, keep_states)[1]
+    return replay_and_judge(log, keep_states, policy)[1]
 
 
-def replay_and_judge(log: GameLog, keep_states: bool = False) -> tuple[Replay | None, Validation]:
-    """Replay a log and judge it: (the replay, or None when the log cannot even be set up; the verdict)."""
+def replay_and_judge(
+    log: GameLog, keep_states: bool = False, policy: ChoicePolicy = STRICT
+) -> tuple[Replay | None, Validation]:
+    """Replay a log and judge it: (the replay, or None when the log cannot even be set up; the verdict).
+
+    ``policy`` :data:`~brass_stats.engine.policy.AS_PLAYED` accepts the departures a game as played may
+    have (``--as-played``); they are listed in the verdict's ``deviations``.
+    """
     start = time.perf_counter()
     file = log.file or "<log>"
     try:
-        r = Replay(log, keep_states=keep_states).run()
+        r = Replay(log, policy=policy, keep_states=keep_states).run()
     except LogFormatError as e:
         return None, Validation(file, False, "format", {"index": None, "rule": "log.format", "message": str(e)})
     return r, judge(r, file, time.perf_counter() - start)
@@ -67,6 +76,12 @@ def replay_and_judge(log: GameLog, keep_states: bool = False) -> tuple[Replay | 
 
 def judge(r: Replay, file: str, seconds: float) -> Validation:
     """The verdict on a replay that has run: illegal action, truncated log, different result, or OK."""
+    v = _judge(r, file, seconds)
+    v.deviations = r.deviations
+    return v
+
+
+def _judge(r: Replay, file: str, seconds: float) -> Validation:
     final = [
         {"name": s.name, "vp": s.vp, "income_level": s.income_level, "money": s.money, "rank": s.rank}
         for s in r.standings()
@@ -105,7 +120,7 @@ def illegal_to_json(e: IllegalAction) -> dict[str, Any]:
     }
 
 
-def validate_file(path: str | Path) -> Validation:
+def validate_file(path: str | Path, policy: ChoicePolicy = STRICT) -> Validation:
     """Validate one file; never raises for bad input."""
     start = time.perf_counter()
     try:
@@ -114,7 +129,7 @@ def validate_file(path: str | Path) -> Validation:
         v = Validation(str(path), False, "format", {"index": None, "rule": "log.format", "message": str(e)})
         v.seconds = time.perf_counter() - start
         return v
-    v = validate_log(log)
+    v = validate_log(log, policy=policy)
     v.file = str(path)
     return v
 
@@ -137,25 +152,29 @@ def expand_paths(items: Iterable[str]) -> list[Path]:
     return out
 
 
-def _validate_path(path: str) -> Validation:
-    return validate_file(path)
+def _validate_path(path: str, policy: ChoicePolicy = STRICT) -> Validation:
+    return validate_file(path, policy)
 
 
 def validate_many(
-    paths: list[Path], workers: int | None = None, on_done: Callable[[Validation], None] | None = None
+    paths: list[Path],
+    workers: int | None = None,
+    on_done: Callable[[Validation], None] | None = None,
+    policy: ChoicePolicy = STRICT,
 ) -> list[Validation]:
     """Validate files in parallel (``workers`` processes; 1 runs in this process). Results keep input order."""
     workers = workers or os.cpu_count() or 1
     results: list[Validation] = []
     if workers == 1 or len(paths) <= 1:
         for p in paths:
-            v = validate_file(p)
+            v = validate_file(p, policy)
             results.append(v)
             if on_done:
                 on_done(v)
         return results
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for v in pool.map(_validate_path, [str(p) for p in paths], chunksize=max(1, len(paths) // (workers * 8))):
+        chunks = max(1, len(paths) // (workers * 8))
+        for v in pool.map(partial(_validate_path, policy=policy), [str(p) for p in paths], chunksize=chunks):
             results.append(v)
             if on_done:
                 on_done(v)
@@ -193,7 +212,9 @@ def describe(v: Validation) -> Iterator[str]:
     """Human-readable lines for one validation result."""
     if v.ok:
         scores = ", ".join(f"{f['name']} {f['vp']} VP" for f in v.final or [])
-        yield f"{v.file}: OK ({v.actions} actions; {scores})"
+        played = f"; as played, {len(v.deviations)} departure(s) from the rules" if v.deviations else ""
+        yield f"{v.file}: OK ({v.actions} actions; {scores}{played})"
+        yield from _describe_deviations(v)
         return
     e = v.error or {}
     if v.kind == "illegal":
@@ -208,5 +229,11 @@ def describe(v: Validation) -> Iterator[str]:
         yield f"{v.file}: RESULT DIFFERS from the declared result"
         for line in v.detail:
             yield f"  {line}"
+        yield from _describe_deviations(v)
     else:
         yield f"{v.file}: CANNOT READ GAME: {e.get('message')}"
+
+
+def _describe_deviations(v: Validation) -> Iterator[str]:
+    for d in v.deviations:
+        yield f"  departure at action {d['action_index']} [{d['rule']}]: {d['message']}"

@@ -17,6 +17,7 @@ from conftest import convert_golden
 from brass_stats.analysis import games as A
 from brass_stats.analysis.stats import DIMENSIONS, stats_by, wilson
 from brass_stats.cli import main
+from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.storage import ingest
 
 # VP per era from the setup files (vpBreakdown_engine0823_plusMerchantLinkFix): links and industry tiles
@@ -41,8 +42,9 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.fixture(scope="module")
 def db(logs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("db") / "games.duckdb"
-    report = ingest([str(p) for p in logs.values()], path, workers=1, progress=False)
-    assert report.exit_status == 0
+    # as played: gm7vza-4p's server let seat 2 place 16 rail links (D1)
+    report = ingest([str(p) for p in logs.values()], path, workers=1, progress=False, policy=AS_PLAYED)
+    assert report.exit_status == 0 and report.stored == 2
     return path
 
 
@@ -161,7 +163,7 @@ def test_stats_command_formats(db: Path, fmt: str) -> None:
 
 def test_unknown_game_is_a_clear_error(db: Path) -> None:
     res = CliRunner().invoke(main, ["vp", "nosuchgame", "--db", str(db)])
-    assert res.exit_code == 2 and "no game with id" in res.output
+    assert res.exit_code == 2 and "no game 'nosuchgame'" in res.output
 
 
 def test_report_is_self_contained_html(logs: dict[str, Path], tmp_path: Path) -> None:

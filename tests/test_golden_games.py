@@ -13,8 +13,10 @@ import pytest
 from conftest import GOLDEN, convert_golden
 
 from brass_stats.engine.actions import Build, Network, Sale, Sell
+from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.log.format import GameLog
 from brass_stats.replay import Replay, replay
+from brass_stats.validate import validate_file
 
 PUBLISHED = {
     # game: (canal-era end VP by seat, final VP by seat)
@@ -33,10 +35,21 @@ FINAL = {
 }
 
 
+# the rules each game broke as its server played it (D1: gm7vza-4p's seat 2 placed 16 rail links)
+DEPARTURES = {
+    "wq9gs6-2p": [],
+    "gm7vza-4p": [(117, "network.link_tiles"), (117, "network.link_tiles")],
+}
+
+
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
 def test_golden_game_replays_to_published_scores(name: str) -> None:
-    r = replay(convert_golden(name))
+    """As played (the departures the import lists are accepted), the exact published results."""
+    log = convert_golden(name)
+    r = replay(log, AS_PLAYED)
     assert r.error is None
+    assert [(d["action_index"], d["rule"]) for d in r.deviations] == DEPARTURES[name]
+    assert [(d["action_index"], d["rule"]) for d in (log.source or {}).get("departures", [])] == DEPARTURES[name]
     assert r.finished
     canal, final = PUBLISHED[name]
     assert [s.vp for s in r.standings()] == final
@@ -59,18 +72,41 @@ def test_golden_game_action_count_matches_record(name: str) -> None:
 
 
 def test_converted_game_replays_strictly_from_its_own_json(golden_log: GameLog) -> None:
-    """The converted log states every choice: it replays under the strict policy after a JSON round trip."""
+    """The converted log states every choice: after a JSON round trip it replays under the strict policy
+    up to the first rule its server broke (named, with the rulebook's words), and as played to its result."""
     again = GameLog.loads(golden_log.dumps())
     r = replay(again)
+    listed = (again.source or {}).get("departures", [])
+    if listed:
+        assert r.error is not None and r.error.index == listed[0]["action_index"]
+        assert r.error.rule == listed[0]["rule"] == "network.link_tiles"
+        assert "14 per colour" in r.error.rule_text
+        r = replay(again, AS_PLAYED)
+        assert r.deviations == listed
     assert r.error is None and r.finished
     assert r.check_result() == []
+
+
+def test_strict_validation_of_gm7vza_names_the_link_limit(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "gm7vza-4p.json"
+    convert_golden("gm7vza-4p").save(path)
+    v = validate_file(path)
+    assert (v.exit_status, v.kind, v.error and v.error["rule"], v.error and v.error["index"]) == (
+        1,
+        "illegal",
+        "network.link_tiles",
+        117,
+    )
+    assert v.error is not None and "14 per colour" in v.error["rule_text"]
+    played = validate_file(path, AS_PLAYED)
+    assert played.exit_status == 0 and [d["rule"] for d in played.deviations] == ["network.link_tiles"] * 2
 
 
 def test_declared_result_mismatch_is_reported(golden_log: GameLog) -> None:
     wrong = dict(golden_log.result or {})
     wrong["final"] = [dict(row, vp=row["vp"] + 1) for row in wrong["final"]]
     bad = replace(golden_log, result=wrong)
-    problems = Replay(bad).run().check_result()
+    problems = Replay(bad, AS_PLAYED).run().check_result()
     assert len(problems) == len(wrong["final"])
     assert "declared" in problems[0] and "replayed" in problems[0]
 
@@ -125,7 +161,8 @@ def test_dropping_a_double_rail_beer_choice_when_ambiguous_is_reported() -> None
     i = _first(log, Network, lambda a: a.beer is not None)
     net = log.actions[i]
     assert isinstance(net, Network)
-    r = Replay(replace(log, actions=[*log.actions[:i], replace(net, beer=None), *log.actions[i + 1 :]])).run()
+    altered = replace(log, actions=[*log.actions[:i], replace(net, beer=None), *log.actions[i + 1 :]])
+    r = Replay(altered, AS_PLAYED).run()
     # either the beer was the only option (then the replay is unchanged) or the omission is reported
     if r.error is not None:
         assert r.error.rule == "log.choice_stated" and r.error.index == i

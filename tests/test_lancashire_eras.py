@@ -272,7 +272,7 @@ def test_lancashire_virtual_link_needs_liverpool_in_your_network():
 
 def test_lancashire_virtual_link_coal_does_not_travel_across_it():
     g = virtual_link_game()
-    assert rule_of(g, shipyard_in_birkenhead("wigan:0")) == "coal.closest_mine"  # Wigan's coal cannot reach
+    assert rule_of(g, shipyard_in_birkenhead("wigan:0")) == "coal.connected"  # Wigan's coal cannot reach
     del g.links["birkenhead--ellesmere_port"]
     g.touch_board()
     assert rule_of(g, shipyard_in_birkenhead()) == "coal.market"  # and Liverpool's trade icons do not either

@@ -942,7 +942,7 @@ def test_lancashire_coal_market_external_market_shows_a_trade_icon_and_empty_mar
 def test_lancashire_coal_market_an_unconnected_mine_does_not_supply_coal():
     g = _mill_2_at_bolton(fresh(2))
     place_tile(g, "wigan:0", 1, "coal_mine", 1, resources=2)
-    assert rule_of(g, Build(0, "loc:bolton", "cotton_mill", "bolton", 0, coal=("wigan:0",))) == "coal.closest_mine"
+    assert rule_of(g, Build(0, "loc:bolton", "cotton_mill", "bolton", 0, coal=("wigan:0",))) == "coal.connected"
     assert rule_of(g, Build(0, "loc:bolton", "cotton_mill", "bolton", 0)) == "coal.market"
 
 

@@ -610,11 +610,11 @@ def test_coal_closest_mine_coal_from_a_connected_mine_is_free():
 
 def test_coal_market_unconnected_mine_cannot_supply_coal():
     """With no connected mine and no merchant connection the build is refused under coal.market;
-    naming the unconnected mine breaks coal.closest_mine."""
+    naming the unconnected mine breaks coal.connected."""
     g = fresh(2)
     give(g, 0, "loc:birmingham")
     place_tile(g, "dudley:0", 1, "coal_mine", 1)
     assert rule_of(g, Build(0, "loc:birmingham", "manufacturer", "birmingham", 1)) == "coal.market"
     assert rule_of(g, Build(0, "loc:birmingham", "manufacturer", "birmingham", 1, coal=("dudley:0",))) == (
-        "coal.closest_mine"
+        "coal.connected"
     )

@@ -232,17 +232,18 @@ def test_final_ranking_by_vp():
     assert ranked([50, 60, 40], [10, 10, 10], [0, 0, 0]) == [(0, 2), (1, 1), (2, 3)]
 
 
-def test_final_ranking_vp_tie_broken_by_income_level_not_space():
-    # spaces 13 and 14 are both income level 2; space 15 is level 3
-    assert ranked([50, 50, 50], [13, 15, 14], [0, 0, 0]) == [(0, 2), (1, 1), (2, 2)]
+def test_final_ranking_vp_tie_broken_by_income_space_not_level():
+    # D17 (designer ruling): spaces 13 and 14 are both income level 2, but 14 is further along the track
+    assert ranked([50, 50, 50], [13, 15, 14], [9, 0, 0]) == [(0, 3), (1, 1), (2, 2)]
 
 
-def test_final_ranking_then_by_money():
-    assert ranked([50, 50, 50, 49], [20, 19, 20, 99], [5, 7, 6, 100]) == [(0, 3), (1, 1), (2, 2), (3, 4)]
+def test_final_ranking_then_by_money_only_on_the_same_space():
+    # seats 0 and 2 share space 20: money decides between them; seat 1 (space 19) is behind both despite £7
+    assert ranked([50, 50, 50, 49], [20, 19, 20, 99], [5, 7, 6, 100]) == [(0, 2), (1, 3), (2, 1), (3, 4)]
 
 
 def test_final_ranking_full_tie_shares_the_rank():
-    assert ranked([50, 50, 20], [20, 19, 20], [5, 5, 100]) == [(0, 1), (1, 1), (2, 3)]
+    assert ranked([50, 50, 20], [20, 20, 20], [5, 5, 100]) == [(0, 1), (1, 1), (2, 3)]
 
 
 def test_final_ranking_standings_report_vp_income_level_and_money():

@@ -300,7 +300,7 @@ def test_network_double_rail_each_link_needs_coal_when_it_is_placed():
     links = ("birmingham--worcester", "birmingham--coventry")
     # the first link is not yet connected to the Coventry mine, and nothing connects it to a merchant
     assert rule_of(g, Network(0, "loc:leek", links)) == "coal.market"
-    assert rule_of(g, Network(0, "loc:leek", links, coal=("coventry:1", "coventry:1"))) == "coal.closest_mine"
+    assert rule_of(g, Network(0, "loc:leek", links, coal=("coventry:1", "coventry:1"))) == "coal.connected"
     place_link(g, "worcester--gloucester", 1)
     g2 = act(g, Network(0, "loc:leek", links, coal=("market", "coventry:1"), beer="stafford:0"))
     assert g2.coal_market == 12

@@ -102,12 +102,12 @@ def test_coal_closest_mine_flipped_mine_is_not_a_source():
     assert g2.tiles["wolverhampton:1"].resources == 1
 
 
-def test_coal_closest_mine_unconnected_mine_is_not_a_source():
+def test_coal_connected_unconnected_mine_is_not_a_source():
     g = fresh(2)
     give(g, 0, "loc:birmingham")
     place_tile(g, "dudley:0", 1, "coal_mine", 1)
     place_link(g, "birmingham--oxford", 1)
-    assert rule_of(g, birmingham_build(("dudley:0",))) == "coal.closest_mine"
+    assert rule_of(g, birmingham_build(("dudley:0",))) == "coal.connected"
     g2 = act(g, birmingham_build(("market",)))
     assert g2.tiles["dudley:0"].resources == 2
     assert g2.coal_market == 12

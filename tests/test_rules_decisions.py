@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import convert_golden
 
-from brass_stats.engine import STRICT, SeededChance, apply_action, new_game, standings
+from brass_stats.engine import AS_PLAYED, STRICT, SeededChance, apply_action, new_game, standings
 from brass_stats.engine.actions import Build, Network, Sale, Scout, Sell, Shortfall
 from brass_stats.engine.board import network
 from brass_stats.engine.scoring import link_vp, score_era
@@ -42,12 +42,16 @@ def link(g: GameState, link_id: str, owner: int) -> None:
     g.touch_board()
 
 
-def test_D1_more_than_14_links_are_allowed() -> None:
+def test_D1_a_15th_link_is_refused_strictly_and_recorded_as_played() -> None:
     g = position(era="rail")
     seat = hand(g, "loc:dudley")
     g.players[seat].link_tiles = 0
     tile(g, "dudley:0", seat, "coal_mine", 2, resources=3)
-    after, _ = apply_action(g, Network(seat, "loc:dudley", ("dudley--birmingham",), ("dudley:0",)))
+    link = Network(seat, "loc:dudley", ("dudley--birmingham",), ("dudley:0",))
+    with pytest.raises(IllegalAction) as info:
+        apply_action(g, link)
+    assert info.value.rule == "network.link_tiles"
+    after, _ = apply_action(g, link, AS_PLAYED)
     assert after.links["dudley--birmingham"] == seat
     assert after.players[seat].link_tiles == -1
 
@@ -60,14 +64,18 @@ def test_D1_canal_links_return_to_their_owner_when_scored() -> None:
     assert g.players[0].link_tiles == 14 and not g.links
 
 
-def test_D1_golden_game_with_16_rail_links_replays() -> None:
-    r = replay(convert_golden("gm7vza-4p"))
+def test_D1_golden_game_with_16_rail_links_is_a_departure() -> None:
+    log = convert_golden("gm7vza-4p")
+    assert [(d["action_index"], d["rule"]) for d in log.departures] == [(117, "network.link_tiles")] * 2
+    strict = replay(log)
+    assert strict.error is not None and (strict.error.index, strict.error.rule) == (117, "network.link_tiles")
+    r = replay(log, AS_PLAYED)
     rail_links = sum(
         len(s.action.links)
         for s in r.steps
         if isinstance(s.action, Network) and s.era == "rail" and s.action.player == 2
     )
-    assert rail_links == 16 and r.error is None
+    assert rail_links == 16 and r.error is None and r.deviations == log.departures
 
 
 def test_D2_canal_second_tile_in_a_location_is_refused_but_own_overbuild_allowed() -> None:
@@ -304,14 +312,16 @@ def test_D16_manufacturer_iv_cost_is_a_data_value() -> None:
     assert convert_golden("wq9gs6-2p").options["tile_overrides"] == {"manufacturer.4.cost_money": 14}
 
 
-def test_D17_ties_broken_by_income_then_money_else_shared() -> None:
-    g = position(players=3)
-    for p, (vp, space, money) in zip(g.players, [(50, 30, 5), (50, 30, 9), (50, 20, 99)], strict=True):
+def test_D17_ties_broken_by_income_space_then_money_else_shared() -> None:
+    g = position(players=4)
+    # spaces 31 and 32 are both income level 11 (spaces 31-33 are); space 20 is a lower level
+    rows = [(50, 31, 5), (50, 31, 9), (50, 20, 99), (50, 32, 0)]
+    for p, (vp, space, money) in zip(g.players, rows, strict=True):
         p.vp, p.income_space, p.money = vp, space, money
-    ranks = [s.rank for s in standings(g)]
-    assert ranks == [2, 1, 3]
+    assert g.income_level(0) == g.income_level(3)  # same level, different spaces
+    assert [s.rank for s in standings(g)] == [3, 2, 4, 1]  # seat 3's space wins despite £0
     g.players[0].money = 9
-    assert [s.rank for s in standings(g)] == [1, 1, 3]
+    assert [s.rank for s in standings(g)] == [2, 2, 4, 1]
 
 
 def test_D18_market_sale_money_cannot_pay_for_the_build() -> None:

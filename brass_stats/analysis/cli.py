@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 import pandas as pd
 
+from ..engine.policy import AS_PLAYED
 from ..errors import BrassError
 from . import games as A
 from .stats import DIMENSIONS, corpus_summary, stats_by
@@ -140,7 +141,8 @@ def demo_command(out: Path, workers: int | None) -> None:
     db = out / "brass-demo.duckdb"
     start = time.perf_counter()
     samples = sample_games_dir()
-    rep = ingest([str(samples)], db, workers=workers, progress=sys.stderr.isatty())
+    # the real games are imported as they were played (one server let a player place 16 rail links)
+    rep = ingest([str(samples)], db, workers=workers, progress=sys.stderr.isatty(), policy=AS_PLAYED)
     click.echo(f"Imported the sample games from {samples} into {db}: {rep.summary()}")
     import duckdb
 

@@ -13,15 +13,12 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from ..errors import BrassError
+from ..engine.policy import AS_PLAYED
 from ..log.format import GameLog
 from ..replay import Replay
 from ..rules_data import ALL_INDUSTRIES
 from ..storage import Store, game_tables
-
-
-class GameNotFound(BrassError):
-    """The game named is neither a log file nor a game id in the database."""
+from ..storage.lookup import GameNotFound, resolve_game
 
 
 @dataclass
@@ -34,11 +31,15 @@ class GameSource:
 
 
 def open_game(game: str, db: str | Path | None = None) -> GameSource:
-    """A log file (replayed in memory), or a game id / unique id prefix in the database ``db``."""
+    """A log file (replayed in memory), or a game in the database ``db`` (see :mod:`brass_stats.storage.lookup`).
+
+    A log file is replayed as played (:data:`~brass_stats.engine.policy.AS_PLAYED`): analysis shows what
+    happened; ``brass-stats validate`` is the strict check.
+    """
     path = Path(game)
-    if path.suffix == ".json" or path.exists():
+    if path.exists() or (db is None and path.suffix == ".json"):
         log = GameLog.load(path)
-        r = Replay(log).run()
+        r = Replay(log, policy=AS_PLAYED).run()
         if r.error is not None:
             raise GameNotFound(f"{game}: cannot analyse a game with an illegal action: {r.error}")
         if not r.finished:
@@ -48,16 +49,11 @@ def open_game(game: str, db: str | Path | None = None) -> GameSource:
         gid = store.con.execute("SELECT game_id FROM games").fetchone()[0]  # type: ignore[index]
         return GameSource(store.con, gid, r)
     if db is None:
-        raise GameNotFound(f"{game!r} is not a log file; give --db to look it up as a game id")
+        raise GameNotFound(f"{game!r} is not a log file; give --db to look it up as a stored game")
     if not Path(db).exists():
         raise GameNotFound(f"database {db} does not exist")
     con = duckdb.connect(str(db), read_only=True)
-    rows = con.execute("SELECT game_id FROM games WHERE game_id LIKE ? ORDER BY game_id", [game + "%"]).fetchall()
-    if not rows:
-        raise GameNotFound(f"no game with id {game!r} in {db}")
-    if len(rows) > 1:
-        raise GameNotFound(f"{game!r} matches {len(rows)} games in {db}; give more of the id")
-    return GameSource(con, rows[0][0])
+    return GameSource(con, resolve_game(con, game, str(db)))
 
 
 def _df(src: GameSource, sql: str) -> pd.DataFrame:

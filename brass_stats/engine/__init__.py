@@ -22,7 +22,7 @@ from .actions import (
     Shortfall,
     action_from_json,
 )
-from .policy import FIRST_OPTION, STRICT, ChoicePolicy
+from .policy import AS_PLAYED, FIRST_OPTION, STRICT, ChoicePolicy
 from .scoring import Standing, potential_vp, standings
 from .setup import ExplicitChance, SeededChance, SplitMix64, new_game
 from .state import Effect, GameState, Player, Tile
@@ -30,6 +30,7 @@ from .turn import apply_action
 
 __all__ = [
     "ACTION_TYPES",
+    "AS_PLAYED",
     "Action",
     "Build",
     "ChoicePolicy",

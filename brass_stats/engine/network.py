@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..errors import IllegalAction
 from .actions import Network
 from .board import network
-from .policy import ChoicePolicy
+from .policy import ChoicePolicy, depart
 from .resources import consume_beer, consume_coal, spend
 from .state import GameState
 
@@ -37,6 +37,26 @@ def check_link_placeable(state: GameState, seat: int, link_id: str) -> None:
             )
 
 
+def link_tile_limit(state: GameState) -> int:
+    """Link tiles per player: ``options.link_tiles``, by default the 14 of the component list (D1)."""
+    limit: int = state.options.get("link_tiles", state.rules.constants["per_player_components"]["link_tiles"])
+    return limit
+
+
+def check_link_tiles_left(state: GameState, seat: int, policy: ChoicePolicy) -> None:
+    """A link is placed from the player's own link tiles (D1); a game as played may have gone past them."""
+    left = state.players[seat].link_tiles
+    if left <= 0:
+        limit = link_tile_limit(state)
+        error = IllegalAction(
+            "network.link_tiles",
+            f"player {seat} places a link tile beyond its {limit}: {limit - left} are already on the board",
+            player=seat,
+            limit=limit,
+        )
+        depart(policy, state, error, "network")
+
+
 def apply_network(state: GameState, a: Network, policy: ChoicePolicy) -> Network:
     seat, era = a.player, state.era
     n = len(a.links)
@@ -56,8 +76,9 @@ def apply_network(state: GameState, a: Network, policy: ChoicePolicy) -> Network
     links = tuple(state.rules.link_aliases.get(lid, lid) for lid in a.links)
     for i, link_id in enumerate(links):
         check_link_placeable(state, seat, link_id)
+        check_link_tiles_left(state, seat, policy)
         state.links[link_id] = seat
-        state.players[seat].link_tiles -= 1  # may go below 0: see docs/rules-decisions.md (link tiles)
+        state.players[seat].link_tiles -= 1  # below 0 only in a game replayed as played
         state.touch_board()
         state.effect("link", seat, 1, "network", link=link_id, link_type=era)
         if era == "rail":

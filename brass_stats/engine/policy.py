@@ -10,9 +10,16 @@ branches on "strict" or "lenient".
   (closest first, then location and slot order). Useful for quick what-ifs.
 * Importers of other formats subclass :class:`ChoicePolicy` to reproduce how
   that source chose (see :mod:`brass_stats.log.quasrain`).
+* :data:`AS_PLAYED` (``--as-played``) also accepts a *stated* choice that breaks
+  only one of :data:`AS_PLAYED_RULES` (a source-priority rule, or the link-tile
+  limit): the engine applies it as stated and records a ``deviation`` effect
+  (rule id and message) instead of raising. Every other broken rule still
+  raises. See docs/rules-decisions.md ("Games as played").
 
 >>> STRICT.choose("coal source", ["dudley:0"], context={})
 'dudley:0'
+>>> sorted(AS_PLAYED.tolerates)
+['coal.closest_mine', 'iron.works_first', 'network.link_tiles']
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
-from ..errors import AmbiguousChoice
+from ..errors import AmbiguousChoice, IllegalAction
 
 T = TypeVar("T")
 
@@ -34,12 +41,26 @@ BONUS_DEVELOP = "industry for the Gloucester develop bonus"
 SHORTFALL_TILE = "tile to remove for the shortfall"
 LOAN_AMOUNT = "loan amount"
 
+AS_PLAYED_RULES: frozenset[str] = frozenset({"coal.closest_mine", "iron.works_first", "network.link_tiles"})
+"""Rules a game as played may break (the source-priority rules, and the link-tile limit), each break recorded."""
+
 
 class ChoicePolicy:
-    """Chooses among the legal options of a choice the action left out."""
+    """Chooses among the legal options of a choice the action left out.
+
+    ``tolerates`` names the rules a stated (or filled) choice may break: the engine then records the
+    break as a ``deviation`` effect and goes on (see :func:`depart`). Empty: every break raises.
+    """
+
+    tolerates: frozenset[str] = frozenset()
 
     def choose(self, what: str, options: Sequence[T], context: Mapping[str, Any]) -> T:
         raise AmbiguousChoice(what, list(options))
+
+    def fill(self, what: str, options: Sequence[T], context: Mapping[str, Any]) -> T:
+        """The engine's entry point for an omitted choice. A policy reproducing another server may
+        override it to return a value outside ``options``; the engine then checks it like a stated one."""
+        return decide(self, what, options, context)
 
 
 class StrictPolicy(ChoicePolicy):
@@ -56,6 +77,30 @@ class FirstOptionPolicy(ChoicePolicy):
         return options[0]
 
 
+class AsPlayedPolicy(ChoicePolicy):
+    """Fills omitted choices as ``base`` does, and tolerates the breaks of :data:`AS_PLAYED_RULES`."""
+
+    tolerates = AS_PLAYED_RULES
+
+    def __init__(self, base: ChoicePolicy | None = None) -> None:
+        self.base = base if base is not None else STRICT
+
+    def choose(self, what: str, options: Sequence[T], context: Mapping[str, Any]) -> T:
+        return self.base.choose(what, options, context)
+
+    def fill(self, what: str, options: Sequence[T], context: Mapping[str, Any]) -> T:
+        return self.base.fill(what, options, context)
+
+
+def depart(policy: ChoicePolicy, state: Any, error: IllegalAction, cause: str) -> None:
+    """A choice breaks ``error.rule``: raise it, unless the policy tolerates that rule, in which case
+    the break is recorded as a ``deviation`` effect (rule, message) and the action goes on as stated."""
+    if error.rule not in policy.tolerates:
+        raise error
+    seat = error.details.get("player", -1)
+    state.effect("deviation", seat if isinstance(seat, int) else -1, 0, cause, rule=error.rule, message=error.message)
+
+
 def decide(policy: ChoicePolicy, what: str, options: Sequence[T], context: Mapping[str, Any]) -> T:
     """The engine's way to fill an omitted choice: a single option needs no policy."""
     if len(options) == 1:
@@ -65,3 +110,4 @@ def decide(policy: ChoicePolicy, what: str, options: Sequence[T], context: Mappi
 
 STRICT = StrictPolicy()
 FIRST_OPTION = FirstOptionPolicy()
+AS_PLAYED = AsPlayedPolicy(STRICT)

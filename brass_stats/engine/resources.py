@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..errors import IllegalAction
 from .board import connected_to_trade, distances_from, slot_location
-from .policy import BEER_SOURCE, COAL_MINE, IRON_WORKS, ChoicePolicy, decide
+from .policy import BEER_SOURCE, COAL_MINE, IRON_WORKS, ChoicePolicy, decide, depart
 from .state import GameState
 
 MARKET = "market"
@@ -88,34 +88,37 @@ def consume_coal(
                 best, closest = d, [ref]
             elif d == best:
                 closest.append(ref)
-        if closest:
-            closest.sort(key=_slot_sort_key)
-            src = (
-                stated[i]
-                if stated is not None
-                else decide(
-                    policy,
-                    COAL_MINE,
-                    closest,
-                    {"player": seat, "state": state, "used": used, "remaining": n - i, "cause": cause},
-                )
-            )
-            if src not in closest:
-                _check_named_source(state, src, "coal_mine", seat)
+        closest.sort(key=_slot_sort_key)
+        if stated is not None:
+            src = stated[i]
+        elif closest:
+            context = {
+                "player": seat,
+                "state": state,
+                "used": used,
+                "remaining": n - i,
+                "cause": cause,
+                "origins": origins,
+            }
+            src = policy.fill(COAL_MINE, closest, context)
+        else:
+            src = MARKET
+        if src not in closest:
+            _check_named_source(state, src, "coal_mine", seat)
+            if src != MARKET and slot_location(src) not in dist:
                 raise IllegalAction(
-                    "coal.closest_mine",
-                    f"coal must come from the closest connected coal mine "
-                    f"({', '.join(closest)}, {best} link(s) away), not {src}",
+                    "coal.connected",
+                    f"coal mine {src} is not connected to {'/'.join(origins)}",
                     player=seat,
-                    closest=closest,
-                    distance=best,
+                    origins=list(origins),
                     stated=src,
                 )
+            if closest:
+                depart(policy, state, _not_closest(seat, closest, best, src), cause)
+        if src != MARKET:
             take_resource(state, src, cause)
             state.effect("coal_used", seat, 1, cause, source=src, owner=state.tiles[src].owner)
         else:
-            src = MARKET
-            _market_stated(state, stated, i, "coal_mine", seat)
             if not connected_to_trade(state, origins):
                 raise IllegalAction(
                     "coal.market",
@@ -131,6 +134,17 @@ def consume_coal(
             state.effect("coal_used", seat, 1, cause, source=MARKET, price=price)
         used.append(src)
     return tuple(used), cost
+
+
+def _not_closest(seat: int, closest: list[str], best: int | None, src: str) -> IllegalAction:
+    return IllegalAction(
+        "coal.closest_mine",
+        f"coal must come from the closest connected coal mine ({', '.join(closest)}, {best} link(s) away), not {src}",
+        player=seat,
+        closest=closest,
+        distance=best,
+        stated=src,
+    )
 
 
 def consume_iron(
@@ -164,18 +178,21 @@ def consume_iron(
             )
             if src not in works:
                 _check_named_source(state, src, "iron_works", seat)
-                raise IllegalAction(
+                error = IllegalAction(
                     "iron.works_first",
                     f"iron must come from an unflipped iron works ({', '.join(works)}), not {src}",
                     player=seat,
                     iron_works=works,
                     stated=src,
                 )
-            take_resource(state, src, cause)
-            state.effect("iron_used", seat, 1, cause, source=src, owner=state.tiles[src].owner)
+                depart(policy, state, error, cause)  # only the market can get here: the works' priority
         else:
             src = MARKET
             _market_stated(state, stated, i, "iron_works", seat)
+        if src != MARKET:
+            take_resource(state, src, cause)
+            state.effect("iron_used", seat, 1, cause, source=src, owner=state.tiles[src].owner)
+        else:
             price = market.buy_price(state.iron_market)
             if state.iron_market > 0:
                 state.iron_market -= 1
@@ -269,19 +286,7 @@ def _market_stated(state: GameState, stated: tuple[str, ...] | None, i: int, ind
     """With no tile to take from, a stated source must be the market."""
     if stated is None or stated[i] == MARKET:
         return
-    _check_named_source(state, stated[i], industry, seat)
-    rule, what = (
-        ("coal.closest_mine", "no connected coal mine has coal")
-        if industry == "coal_mine"
-        else (
-            "iron.works_first",
-            "no iron works has iron",
-        )
-    )
-    resource = "coal" if industry == "coal_mine" else "iron"
-    raise IllegalAction(
-        rule, f"{what}, so {resource} must come from the market, not {stated[i]}", player=seat, stated=stated[i]
-    )
+    _check_named_source(state, stated[i], industry, seat)  # every works is empty: this raises source.unknown
 
 
 def _check_named_source(state: GameState, src: str, industry: str, seat: int) -> None:

@@ -89,13 +89,18 @@ class Standing:
     income_level: int
     money: int
     rank: int
+    income_space: int = 0
 
 
 def standings(state: GameState) -> list[Standing]:
-    """Rank by VP, then income level, then money; players still tied share a rank (a draw)."""
-    keys = {p.seat: (p.vp, state.income_level(p.seat), p.money) for p in state.players}
+    """Rank by VP, then the income marker's track space, then money; players still tied share a rank (a draw).
+
+    The rulebook breaks ties "by the highest income"; a designer ruling reads that as the marker's
+    space on the income track, not its income level (D17): money decides only when both markers share a space.
+    """
+    keys = {p.seat: (p.vp, p.income_space, p.money) for p in state.players}
     out = []
     for p in state.players:
         rank = 1 + sum(1 for s, k in keys.items() if k > keys[p.seat])
-        out.append(Standing(p.seat, p.name, p.vp, state.income_level(p.seat), p.money, rank))
+        out.append(Standing(p.seat, p.name, p.vp, state.income_level(p.seat), p.money, rank, p.income_space))
     return out

@@ -273,7 +273,7 @@ def distant_market_tiles(rules: RulesData, players: int, options: Mapping[str, A
 
 
 def check_options(rules: RulesData, players: int, options: Mapping[str, Any]) -> None:
-    unknown = set(options) - GAME_OPTIONS - {"tile_overrides"}
+    unknown = set(options) - GAME_OPTIONS - {"tile_overrides", "link_tiles"}
     if unknown:
         raise LogFormatError(f"unknown option(s): {', '.join(sorted(unknown))}")
     for key in GAME_OPTIONS & set(options):
@@ -283,6 +283,9 @@ def check_options(rules: RulesData, players: int, options: Mapping[str, Any]) ->
         raise LogFormatError("the virtual link and the classic deck are options of Brass: Lancashire")
     if options.get("classic_deck") and players not in rules.classic_deck_beneath:
         raise LogFormatError("the classic deck setup is for 3 or 4 players")
+    limit = options.get("link_tiles", 14)
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+        raise LogFormatError("option 'link_tiles' (link tiles per player) must be a positive integer")
 
 
 def new_game(
@@ -298,6 +301,9 @@ def new_game(
         raise LogFormatError(f"Brass: {rules.edition.title()} is for 2 to 4 players, not {n}")
     check_options(rules, n, options)
     players = [Player(i, name, rules) for i, name in enumerate(names)]
+    if isinstance(options.get("link_tiles"), int):
+        for p in players:
+            p.link_tiles = options["link_tiles"]
     faces = chance.merchant_faces(rules, n)
     spaces: list[MerchantSpace] = []
     face_accepts = {"blank": frozenset(), "all": frozenset({"cotton_mill", "manufacturer", "pottery"})}

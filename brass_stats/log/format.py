@@ -29,7 +29,7 @@ from ..rules_data import RulesData, UnknownOverride, load_rules
 PLAYABLE_EDITIONS: tuple[str, ...] = ("birmingham", "lancashire")
 FORMAT_NAME = "brass-stats-log"
 FORMAT_VERSION = 1
-OPTION_KEYS = frozenset({"tile_overrides", "virtual_link", "classic_deck", "introductory"})
+OPTION_KEYS = frozenset({"tile_overrides", "virtual_link", "classic_deck", "introductory", "link_tiles"})
 TOP_LEVEL_KEYS = frozenset(
     {"format", "format_version", "edition", "players", "options", "chance", "source", "actions", "result"}
 )
@@ -63,6 +63,11 @@ class GameLog:
         return cls(players=tuple(names), chance={"seed": seed}, **kw)
 
     # -- derived -------------------------------------------------------------
+    @property
+    def departures(self) -> list[dict[str, Any]]:
+        """Where the game as played broke a rule, as its importer listed them (``source.departures``)."""
+        return list((self.source or {}).get("departures", []))
+
     @property
     def seed(self) -> int | None:
         s = self.chance.get("seed")
@@ -176,6 +181,8 @@ class GameLog:
         source = data.get("source")
         if source is not None and not isinstance(source, dict):
             raise fail("'source' must be an object", "source")
+        if source is not None and "departures" in source:
+            _check_departures(source["departures"], len(actions), fail)
         log = cls(tuple(names), chance, actions, edition, options, result, source, file)
         log.rules()  # checks the overrides
         return log
@@ -245,6 +252,21 @@ def _check_chance(chance: Any, players: int, fail: Any, edition: str = "birmingh
             raise fail(msg, "chance.rail_era")
         card_lists(rail["hands"], "chance.rail_era.hands", players)
         card_lists([rail["deck"]], "chance.rail_era.deck", 1)
+
+
+def _check_departures(departures: Any, n_actions: int, fail: Any) -> None:
+    """``source.departures``: where the game as played broke a rule, ``[{action_index, rule, message}]``."""
+    if not isinstance(departures, list):
+        raise fail("must be a list of {action_index, rule, message}", "source.departures")
+    for i, d in enumerate(departures):
+        where = f"source.departures[{i}]"
+        if not isinstance(d, dict) or set(d) != {"action_index", "rule", "message"}:
+            raise fail("each departure is exactly {action_index, rule, message}", where)
+        index = d["action_index"]
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < n_actions:
+            raise fail(f"action_index {index!r} is not an action of this log", where)
+        if not isinstance(d["rule"], str) or not isinstance(d["message"], str):
+            raise fail("'rule' and 'message' must be strings", where)
 
 
 def _check_result(result: Any, players: int, fail: Any) -> None:

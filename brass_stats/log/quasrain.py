@@ -33,6 +33,7 @@ from ..engine.turn import tile_sale_value
 from ..errors import IllegalAction, LogFormatError
 from ..replay import Replay
 from .format import GameLog
+from .quasrain_departures import departures, rail_coal_choice
 
 T = TypeVar("T")
 
@@ -75,8 +76,16 @@ class QuasrainPolicy(ChoicePolicy):
     for the action being converted.
     """
 
+    tolerates = choice.AS_PLAYED_RULES  # the game as played: departures are listed in source.departures
+
     def __init__(self) -> None:
         self.merchant_beer: dict[str, bool] = {}
+
+    def fill(self, what: str, options: Sequence[T], context: Mapping[str, Any]) -> T:
+        mine = rail_coal_choice(what, context, _server_sort_key)  # the server's own reading
+        if mine is not None:
+            return mine  # type: ignore[return-value]
+        return super().fill(what, options, context)
 
     def choose(self, what: str, options: Sequence[T], context: Mapping[str, Any]) -> T:
         state: GameState = context["state"]
@@ -362,6 +371,10 @@ def convert(record: Mapping[str, Any], setup: Mapping[str, Any], record_name: st
             raise ConversionError(e.message, record=record_name, seq=seq) from None
     _settle_shortfalls(replay, record_name, None)
     log.actions = [s.action for s in replay.steps]
+    found = departures(replay)
+    if found:
+        assert log.source is not None
+        log.source["departures"] = found
     return log
 
 

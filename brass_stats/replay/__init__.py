@@ -127,6 +127,17 @@ class Replay:
     def standings(self) -> list[Standing]:
         return standings(self.state)
 
+    @property
+    def deviations(self) -> list[dict[str, Any]]:
+        """Every broken rule the policy tolerated (replays as played), in order:
+        ``{"action_index", "rule", "message"}``. Always empty under the strict policy."""
+        return [
+            {"action_index": s.index, "rule": e.detail["rule"], "message": e.detail["message"]}
+            for s in self.steps
+            for e in s.effects
+            if e.kind == "deviation"
+        ]
+
     def resolved_log(self) -> GameLog:
         """The log with every choice written out, as replayed."""
         out = GameLog(

@@ -11,16 +11,28 @@ from pathlib import Path
 
 import click
 
+from ..engine.policy import AS_PLAYED, STRICT
 from ..validate import expand_paths
 from .ingest import IngestReport, ingest, replay_files
 
 MISSING = 2
+
+AS_PLAYED_HELP = (
+    "Accept the game as it was played: a stated coal or iron source that breaks only a source-priority rule, "
+    "and links beyond a player's link tiles, are applied as stated and listed (table deviations; "
+    "docs/rules-decisions.md, 'Games as played'). Anything else illegal still fails. Default: strict."
+)
+AS_PLAYED_OPTION = click.option("--as-played", "as_played", is_flag=True, help=AS_PLAYED_HELP)
 
 
 def _echo_report(report: IngestReport, parquet: Path | None) -> None:
     for o in report.failures:
         where = f" at action {o.action_index}" if o.action_index is not None else ""
         click.echo(f"{o.file}: FAILED ({o.error_kind}{', ' + o.rule if o.rule else ''}){where}: {o.message}", err=True)
+    for o in report.result_differs:
+        click.echo(f"{o.file}: stored, but its declared result differs from the replay: {o.message}", err=True)
+    for o in report.as_played:
+        click.echo(f"{o.file}: stored as played, with {o.deviations} departure(s) from the rules", err=True)
     click.echo(report.summary())
     if parquet is not None:
         click.echo(f"parquet written to {parquet}")
@@ -41,10 +53,11 @@ def _check_inputs(items: tuple[str, ...]) -> list[Path]:
 @click.option(
     "--parquet", type=click.Path(file_okay=False, path_type=Path), help="Also export every table as Parquet here."
 )
-def replay_command(files: tuple[str, ...], db: Path, parquet: Path | None) -> None:
+@AS_PLAYED_OPTION
+def replay_command(files: tuple[str, ...], db: Path, parquet: Path | None, as_played: bool) -> None:
     """Replay game logs and store their tables in a DuckDB file."""
     paths = _check_inputs(files)
-    report = replay_files(paths, db, parquet)
+    report = replay_files(paths, db, parquet, policy=AS_PLAYED if as_played else STRICT)
     _echo_report(report, parquet)
     sys.exit(report.exit_status)
 
@@ -56,12 +69,17 @@ def replay_command(files: tuple[str, ...], db: Path, parquet: Path | None) -> No
     "--parquet", type=click.Path(file_okay=False, path_type=Path), help="Also export every table as Parquet here."
 )
 @click.option("--workers", type=int, default=None, help="Parallel replay processes (default: all cores).")
-def ingest_command(paths: tuple[str, ...], db: Path, parquet: Path | None, workers: int | None) -> None:
+@AS_PLAYED_OPTION
+def ingest_command(
+    paths: tuple[str, ...], db: Path, parquet: Path | None, workers: int | None, as_played: bool
+) -> None:
     """Import every game log under DIR_OR_GLOB... (files, directories, glob patterns) into a DuckDB file.
 
     Games already stored are skipped; games that fail validation are recorded in the failures table.
+    A legal game whose declared result differs from the replay is stored, flagged in the games table.
     """
     files = _check_inputs(paths)
-    report = ingest(files, db, parquet, workers=workers, progress=sys.stderr.isatty())
+    policy = AS_PLAYED if as_played else STRICT
+    report = ingest(files, db, parquet, workers=workers, progress=sys.stderr.isatty(), policy=policy)
     _echo_report(report, parquet)
     sys.exit(report.exit_status)

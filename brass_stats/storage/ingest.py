@@ -3,8 +3,12 @@
 Worker processes load, check and replay the logs and compute the tables; they send them back as Arrow
 IPC bytes to the parent, the only process that writes to the database (a batch of games per
 transaction, so a game is always whole or absent). A game already stored (same
-game id) is recognised before it is replayed and skipped. A log that cannot be read, breaks a rule,
-is unfinished or disagrees with its declared result goes to the ``failures`` table and nowhere else.
+game id) is recognised before it is replayed and skipped. A log that cannot be read, breaks a rule
+or is unfinished goes to the ``failures`` table and nowhere else. A legal, finished game whose
+declared result disagrees with the replay is stored (the replay is the truth) with
+``games.declared_result_matches`` false and the differences in ``games.result_differences``.
+With ``policy=AS_PLAYED`` (``--as-played``) a game that breaks only rules of
+:data:`~brass_stats.engine.policy.AS_PLAYED_RULES` is stored with each break in ``deviations``.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from ..engine.policy import STRICT, ChoicePolicy
 from ..errors import IllegalAction, LogFormatError
 from ..log.format import GameLog
 from ..replay import gc_paused
@@ -41,6 +46,8 @@ class Outcome:
     message: str | None = None
     actions: int = 0
     seconds: float = 0.0
+    result_differs: bool = False  # stored, but its declared result disagrees with the replay
+    deviations: int = 0  # rules broken as played (stored under --as-played)
 
 
 @dataclass
@@ -52,6 +59,8 @@ class IngestReport:
     actions: int = 0
     seconds: float = 0.0
     failures: list[Outcome] = field(default_factory=list)
+    result_differs: list[Outcome] = field(default_factory=list)  # stored with a disagreeing declared result
+    as_played: list[Outcome] = field(default_factory=list)  # stored with deviations
 
     @property
     def exit_status(self) -> int:
@@ -99,7 +108,7 @@ def _failure(file: str, kind: str, err: dict[str, Any], gid: str | None, actions
     )
 
 
-def process_file(path: str, known: frozenset[str] | set[str] = frozenset()) -> Outcome:
+def process_file(path: str, known: frozenset[str] | set[str] = frozenset(), policy: ChoicePolicy = STRICT) -> Outcome:
     """Load, check and replay one log and compute its tables (never raises for bad input)."""
     start = time.perf_counter()
     try:
@@ -109,27 +118,38 @@ def process_file(path: str, known: frozenset[str] | set[str] = frozenset()) -> O
         return _failure(path, "format", {"rule": "log.format", "message": str(e)}, None, 0, start)
     if gid in known:
         return Outcome(path, "skipped", gid, seconds=time.perf_counter() - start)
-    r, verdict = replay_and_judge(log, keep_states=True)
-    if r is None or not verdict.ok:
+    r, verdict = replay_and_judge(log, keep_states=True, policy=policy)
+    if r is None or not (verdict.ok or verdict.kind == "result"):
         return _failure(path, verdict.kind, verdict.error or {}, gid, verdict.actions, start)
     try:
         with gc_paused():
             tables = game_tables(r, path)
     except (IllegalAction, LogFormatError, ValueError) as e:  # pragma: no cover - a bug, but keep the run going
         return _failure(path, "tables", {"rule": "storage.tables", "message": str(e)}, gid, len(r.steps), start)
-    return Outcome(path, "ok", gid, tables_to_ipc(tables), actions=len(r.steps), seconds=time.perf_counter() - start)
+    return Outcome(
+        path,
+        "ok",
+        gid,
+        tables_to_ipc(tables),
+        message="; ".join(verdict.detail) or None,
+        actions=len(r.steps),
+        seconds=time.perf_counter() - start,
+        result_differs=verdict.kind == "result",
+        deviations=len(verdict.deviations),
+    )
 
 
 _KNOWN: frozenset[str] = frozenset()
+_POLICY: ChoicePolicy = STRICT
 
 
-def _init_worker(known: frozenset[str]) -> None:
-    global _KNOWN
-    _KNOWN = known
+def _init_worker(known: frozenset[str], policy: ChoicePolicy = STRICT) -> None:
+    global _KNOWN, _POLICY
+    _KNOWN, _POLICY = known, policy
 
 
 def _process_in_worker(path: str) -> Outcome:
-    return process_file(path, _KNOWN)
+    return process_file(path, _KNOWN, _POLICY)
 
 
 # -- the run -----------------------------------------------------------------------------
@@ -154,6 +174,10 @@ class _Writer:
             self.store.record_failure(o.file, o.error_kind, o.rule, o.action_index, o.message, o.game_id)
         else:
             assert o.tables is not None
+            if o.result_differs:
+                report.result_differs.append(o)
+            if o.deviations:
+                report.as_played.append(o)
             self.pending.append(tables_from_ipc(o.tables))
             if len(self.pending) >= self.batch_size:
                 self.flush()
@@ -175,6 +199,7 @@ def ingest(
     workers: int | None = None,
     progress: bool = True,
     batch_size: int = 32,
+    policy: ChoicePolicy = STRICT,
 ) -> IngestReport:
     """Import every game under ``paths`` (files, directories, globs) into the DuckDB file ``db``.
 
@@ -182,6 +207,7 @@ def ingest(
     Finished games are written ``batch_size`` at a time, each batch in one transaction: an interrupted
     run loses at most the games of the batch being written, never part of a game.
     With ``parquet_dir`` the whole store is exported to Parquet at the end (see :meth:`Store.to_parquet`).
+    ``policy``: :data:`~brass_stats.engine.policy.STRICT` (default) or ``AS_PLAYED`` (see the module doc).
     """
     start = time.perf_counter()
     files = [str(p) for p in expand_paths([str(p) for p in paths])]
@@ -194,7 +220,7 @@ def ingest(
             workers = workers or os.cpu_count() or 1
             if workers == 1 or len(files) <= 1:
                 for f in files:
-                    writer(process_file(f, known))
+                    writer(process_file(f, known, policy))
                     advance()
             else:
 
@@ -202,7 +228,7 @@ def ingest(
                     writer(o)
                     advance()
 
-                _run_pool(files, workers, known, done)
+                _run_pool(files, workers, known, done, policy)
             writer.flush()
         if parquet_dir is not None:
             store.to_parquet(parquet_dir)
@@ -213,7 +239,13 @@ def ingest(
     return report
 
 
-def _run_pool(files: list[str], workers: int, known: frozenset[str], done: Callable[[Outcome], object]) -> None:
+def _run_pool(
+    files: list[str],
+    workers: int,
+    known: frozenset[str],
+    done: Callable[[Outcome], object],
+    policy: ChoicePolicy = STRICT,
+) -> None:
     """Replay in worker processes, handing each result to ``done`` in the parent as soon as it is ready.
 
     At most a few files per worker are in flight, so memory stays bounded however many files there are.
@@ -224,7 +256,7 @@ def _run_pool(files: list[str], workers: int, known: frozenset[str], done: Calla
     pending: set[Future[Outcome]] = set()
     queue = iter(files)
     limit = workers * 4
-    with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(known,)) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(known, policy)) as pool:
         try:
             while True:
                 while len(pending) < limit:
@@ -268,7 +300,10 @@ class _progress:
 
 
 def replay_files(
-    files: Iterable[str | Path], db: str | Path | Store, parquet_dir: str | Path | None = None
+    files: Iterable[str | Path],
+    db: str | Path | Store,
+    parquet_dir: str | Path | None = None,
+    policy: ChoicePolicy = STRICT,
 ) -> IngestReport:
     """The ``replay`` command: replay the given files in this process and store them (see :func:`ingest`)."""
-    return ingest(files, db, parquet_dir, workers=1, progress=False)
+    return ingest(files, db, parquet_dir, workers=1, progress=False, policy=policy)

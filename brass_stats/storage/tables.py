@@ -49,6 +49,10 @@ GAMES_SCHEMA = pa.schema(
         ("n_actions", I32),
         ("n_rounds", I32),
         ("imported_at", pa.timestamp("us", tz="UTC")),
+        ("source_game_id", STR),
+        ("declared_result_matches", BOOL),
+        ("result_differences", STR),
+        ("n_deviations", I32),
     ]
 )
 
@@ -180,6 +184,16 @@ BOARD_SCHEMA = pa.schema(
     ]
 )
 
+DEVIATIONS_SCHEMA = pa.schema(
+    [
+        ("game_id", STR),
+        ("action_index", I32),
+        ("seat", I32),
+        ("rule", STR),
+        ("message", STR),
+    ]
+)
+
 SCHEMAS: dict[str, pa.Schema] = {
     "games": GAMES_SCHEMA,
     "players": PLAYERS_SCHEMA,
@@ -188,6 +202,7 @@ SCHEMAS: dict[str, pa.Schema] = {
     "turn_snapshots": TURN_SNAPSHOTS_SCHEMA,
     "era_scores": ERA_SCORES_SCHEMA,
     "board": BOARD_SCHEMA,
+    "deviations": DEVIATIONS_SCHEMA,
 }
 """Table name -> Arrow schema, in the order the tables are written (``games`` first)."""
 
@@ -280,6 +295,7 @@ def game_tables(replay: Replay, source_file: str | None) -> dict[str, pa.Table]:
         "turn_snapshots": _snapshots(replay, gid),
         "era_scores": _era_scores(replay, gid),
         "board": _board(replay, gid),
+        "deviations": _deviations(replay, gid),
     }
     return {name: _to_table(rows[name], schema) for name, schema in SCHEMAS.items()}
 
@@ -311,6 +327,7 @@ def _games(replay: Replay, gid: str, source_file: str | None) -> list[dict[str, 
     log = replay.log
     st = replay.standings()
     winners = " & ".join(s.name for s in st if s.rank == 1)
+    differences = replay.check_result()
     return [
         {
             "game_id": gid,
@@ -325,7 +342,34 @@ def _games(replay: Replay, gid: str, source_file: str | None) -> list[dict[str, 
             "n_actions": len(replay.steps),
             "n_rounds": replay.state.round,
             "imported_at": datetime.now(UTC),
+            "source_game_id": source_game_id(log),
+            "declared_result_matches": None if not log.result else not differences,
+            "result_differences": _json(differences) if differences else None,
+            "n_deviations": len(replay.deviations),
         }
+    ]
+
+
+def source_game_id(log: GameLog) -> str | None:
+    """The source's own id for the game: ``source.game_id``, else ``source.room`` (a server room code)."""
+    src = log.source or {}
+    for key in ("game_id", "room"):
+        if src.get(key) is not None:
+            return str(src[key])
+    return None
+
+
+def _deviations(replay: Replay, gid: str) -> list[dict[str, Any]]:
+    """Each rule the game broke as played (replays under the as-played policy), in action order."""
+    return [
+        {
+            "game_id": gid,
+            "action_index": d["action_index"],
+            "seat": replay.steps[d["action_index"]].action.player,
+            "rule": d["rule"],
+            "message": d["message"],
+        }
+        for d in replay.deviations
     ]
 
 

@@ -1,0 +1,82 @@
+"""Finding a stored game from what a user types: the one place every command resolves GAME.
+
+GAME may be, in this order of precedence:
+
+1. a game id (16 hex digits, see :func:`~brass_stats.storage.tables.game_id`);
+2. the source's own game id (``games.source_game_id``, e.g. the BrassBirmingham room code
+   ``GM7VZA``; case does not matter);
+3. the source file name: the path stored at import, its file name, or the file name without ``.json``;
+4. a prefix of a game id (matched literally: ``%`` and ``_`` are plain characters).
+
+The first kind that matches decides; if it matches several games, the lookup fails and names them.
+
+>>> import duckdb
+>>> con = duckdb.connect()
+>>> _ = con.execute("CREATE TABLE games (game_id VARCHAR, source_file VARCHAR, source_game_id VARCHAR)")
+>>> _ = con.execute("INSERT INTO games VALUES ('0a1b2c3d4e5f6a7b', 'corpus/gm7vza-4p.json', 'GM7VZA')")
+>>> [resolve_game(con, g) for g in ("0a1b", "gm7vza", "gm7vza-4p.json", "gm7vza-4p")]
+['0a1b2c3d4e5f6a7b', '0a1b2c3d4e5f6a7b', '0a1b2c3d4e5f6a7b', '0a1b2c3d4e5f6a7b']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import BrassError
+
+GAME_HELP = (
+    "GAME is a log file, or a game stored in --db named by its game id, a unique prefix of it, "
+    "the source's own game id (e.g. a server room code) or the source file name."
+)
+
+
+class GameNotFound(BrassError):
+    """The game named is neither a log file nor a game in the database (or it names several games)."""
+
+
+def _columns(con: Any) -> set[str]:
+    cur = con.execute("SELECT * FROM games LIMIT 0")
+    return {d[0] for d in cur.description}
+
+
+def _queries(columns: set[str]) -> list[tuple[str, str]]:
+    """(what, SQL selecting matching game ids with one parameter) in order of precedence."""
+    out = [("game id", "SELECT game_id FROM games WHERE game_id = $g")]
+    if "source_game_id" in columns:
+        out.append(("source game id", "SELECT game_id FROM games WHERE lower(source_game_id) = lower($g)"))
+    if "source_file" in columns:
+        out.append(
+            (
+                "source file",
+                """SELECT game_id FROM games
+                   WHERE source_file = $g
+                      OR regexp_extract(source_file, '[^/\\\\]*$') = $g
+                      OR regexp_extract(source_file, '[^/\\\\]*$') = $g || '.json'""",
+            )
+        )
+    out.append(("game id prefix", "SELECT game_id FROM games WHERE starts_with(game_id, $g)"))
+    return out
+
+
+def find_games(con: Any, game: str) -> tuple[str, list[str]]:
+    """(how GAME matched, the matching game ids) for the first kind of match that finds any; ([], "") if none."""
+    if not game:
+        return "", []
+    for what, sql in _queries(_columns(con)):
+        ids = sorted({r[0] for r in con.execute(sql, {"g": game}).fetchall()})
+        if ids:
+            return what, ids
+    return "", []
+
+
+def resolve_game(con: Any, game: str, where: str = "the database") -> str:
+    """The one game id GAME names in the ``games`` table of ``con`` (raises :class:`GameNotFound`)."""
+    what, ids = find_games(con, game)
+    if not ids:
+        raise GameNotFound(
+            f"no game {game!r} in {where} (looked for a game id or prefix, a source game id and a source file name)"
+        )
+    if len(ids) > 1:
+        shown = ", ".join(ids[:5]) + (" ..." if len(ids) > 5 else "")
+        raise GameNotFound(f"{game!r} matches {len(ids)} games by {what} in {where} ({shown}); give more of the id")
+    return ids[0]
