@@ -233,8 +233,10 @@ def main(argv: list[str] | None = None) -> int:
     for name, rate, note in rows:
         print(f"{name:<{width}}  {rate:<{rate_w}}  {note}")
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"cores: {os.cpu_count()}, load average: {load}, self peak RSS: "
-          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+    print(
+        f"cores: {os.cpu_count()}, load average: {load}, self peak RSS: "
+        f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB"
+    )
     if args.json is not None:
         args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     return 0

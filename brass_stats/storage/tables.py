@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter, defaultdict
-from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, Literal
 
