@@ -39,6 +39,8 @@ def test_tables_match_the_row_by_row_builders(name: str, log: GameLog) -> None:
     assert {k: t.schema for k, t in new.items()} == SCHEMAS
     for table, rows in reference_rows(r, game_id(log)).items():
         got = new[table].to_pylist()
+        if table == "board":  # pieces added to the table since (merchant faces) are not the reference's
+            got = [row for row in got if row["piece"] in {"tile", "link"}]
         assert len(got) == len(rows), table
         for i, (mine, ref) in enumerate(zip(got, rows, strict=True)):
             diff = {k: (mine[k], v) for k, v in ref.items() if _normalise(mine[k]) != _normalise(v)}
