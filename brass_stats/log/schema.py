@@ -93,6 +93,11 @@ def _split(e: fastjsonschema.JsonSchemaValueException, prefix: str = "") -> tupl
     where = _DATA_PATH.sub("", name)
     if prefix:
         where = prefix + ("." + where if where and not where.startswith("[") else where)
+    if e.rule == "maxLength" and isinstance(e.value, str):
+        why = (
+            f"a string of {len(e.value)} characters is over the limit of {e.rule_definition} "
+            "(BRASS_STATS_MAX_STRING_LENGTH)"
+        )
     if e.rule == "required" and e.rule_definition:
         missing = [k for k in e.rule_definition if not isinstance(e.value, dict) or k not in e.value]
         if missing:
