@@ -12,10 +12,12 @@ from pathlib import Path
 import click
 
 from ..engine.policy import AS_PLAYED, STRICT
+from ..exitcodes import BAD_INPUT
+from ..output import emit, format_option
 from ..validate import expand_paths
 from .ingest import IngestReport, ingest, replay_files
 
-MISSING = 2
+MISSING = BAD_INPUT
 
 AS_PLAYED_HELP = (
     "Accept the game as it was played: a stated coal or iron source that breaks only a source-priority rule, "
@@ -25,7 +27,8 @@ AS_PLAYED_HELP = (
 AS_PLAYED_OPTION = click.option("--as-played", "as_played", is_flag=True, help=AS_PLAYED_HELP)
 
 
-def _echo_report(report: IngestReport, parquet: Path | None) -> None:
+def _echo_report(report: IngestReport, parquet: Path | None, fmt: str = "table") -> None:
+    """Failures, one line each on stderr; then the summary on stdout in the chosen ``--format``."""
     for o in report.failures:
         where = f" at action {o.action_index}" if o.action_index is not None else ""
         click.echo(f"{o.file}: FAILED ({o.error_kind}{', ' + o.rule if o.rule else ''}){where}: {o.message}", err=True)
@@ -33,9 +36,23 @@ def _echo_report(report: IngestReport, parquet: Path | None) -> None:
         click.echo(f"{o.file}: stored, but its declared result differs from the replay: {o.message}", err=True)
     for o in report.as_played:
         click.echo(f"{o.file}: stored as played, with {o.deviations} departure(s) from the rules", err=True)
-    click.echo(report.summary())
-    if parquet is not None:
-        click.echo(f"parquet written to {parquet}")
+    if fmt == "table":
+        click.echo(report.summary())
+        if parquet is not None:
+            click.echo(f"parquet written to {parquet}")
+        return
+    row = {
+        "files": report.files,
+        "stored": report.stored,
+        "skipped": report.skipped,
+        "failed": report.failed,
+        "result_differs": len(report.result_differs),
+        "stored_as_played": len(report.as_played),
+        "actions": report.actions,
+        "seconds": round(report.seconds, 3),
+        "parquet": None if parquet is None else str(parquet),
+    }
+    emit([row], fmt)
 
 
 def _check_inputs(items: tuple[str, ...]) -> list[Path]:
@@ -53,12 +70,17 @@ def _check_inputs(items: tuple[str, ...]) -> list[Path]:
 @click.option(
     "--parquet", type=click.Path(file_okay=False, path_type=Path), help="Also export every table as Parquet here."
 )
+@format_option()
 @AS_PLAYED_OPTION
-def replay_command(files: tuple[str, ...], db: Path, parquet: Path | None, as_played: bool) -> None:
-    """Replay game logs and store their tables in a DuckDB file."""
+def replay_command(files: tuple[str, ...], db: Path, parquet: Path | None, fmt: str, as_played: bool) -> None:
+    """Replay game logs one by one in this process and store their tables in a DuckDB file.
+
+    The same result as `ingest`, without worker processes: for a few files, for debugging, or
+    where starting processes is not allowed. For collections use `ingest` (parallel).
+    """
     paths = _check_inputs(files)
     report = replay_files(paths, db, parquet, policy=AS_PLAYED if as_played else STRICT)
-    _echo_report(report, parquet)
+    _echo_report(report, parquet, fmt)
     sys.exit(report.exit_status)
 
 
@@ -69,17 +91,20 @@ def replay_command(files: tuple[str, ...], db: Path, parquet: Path | None, as_pl
     "--parquet", type=click.Path(file_okay=False, path_type=Path), help="Also export every table as Parquet here."
 )
 @click.option("--workers", type=int, default=None, help="Parallel replay processes (default: all cores).")
+@format_option()
 @AS_PLAYED_OPTION
 def ingest_command(
-    paths: tuple[str, ...], db: Path, parquet: Path | None, workers: int | None, as_played: bool
+    paths: tuple[str, ...], db: Path, parquet: Path | None, workers: int | None, fmt: str, as_played: bool
 ) -> None:
-    """Import every game log under DIR_OR_GLOB... (files, directories, glob patterns) into a DuckDB file.
+    """Import every game log under PATHS (files, directories, glob patterns) into a DuckDB file, in parallel.
 
     Games already stored are skipped; games that fail validation are recorded in the failures table.
     A legal game whose declared result differs from the replay is stored, flagged in the games table.
+    This is the import command for collections; `replay` does the same in one process.
     """
     files = _check_inputs(paths)
     policy = AS_PLAYED if as_played else STRICT
-    report = ingest(files, db, parquet, workers=workers, progress=sys.stderr.isatty(), policy=policy)
-    _echo_report(report, parquet)
+    progress = sys.stderr.isatty() and fmt == "table"
+    report = ingest(files, db, parquet, workers=workers, progress=progress, policy=policy)
+    _echo_report(report, parquet, fmt)
     sys.exit(report.exit_status)
