@@ -74,7 +74,8 @@ def resolve_game(con: Any, game: str, where: str = "the database") -> str:
     what, ids = find_games(con, game)
     if not ids:
         raise GameNotFound(
-            f"no game {game!r} in {where} (looked for a game id or prefix, a source game id and a source file name)"
+            f"no game with id or name {game!r} in {where} "
+            "(looked for a game id or its prefix, a source game id and a source file name)"
         )
     if len(ids) > 1:
         shown = ", ".join(ids[:5]) + (" ..." if len(ids) > 5 else "")
