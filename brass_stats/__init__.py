@@ -6,7 +6,9 @@ The library in a few lines (the sample games ship with the package, under :data:
 >>> log = bs.load(bs.SAMPLES / "real" / "gm7vza-4p.json")
 >>> log  # doctest: +ELLIPSIS
 <GameLog birmingham, 4 players ('Player1', 'Player2', ...), 124 actions, explicit chance, file 'gm7vza-4p.json'>
->>> r = bs.replay(log)
+>>> r = bs.replay(log, bs.AS_PLAYED)  # as its server played it: seat 2 placed 16 links (a departure)
+>>> r.deviations[0]["rule"]
+'network.link_tiles'
 >>> r  # doctest: +ELLIPSIS
 <Replay birmingham, 4 players ('Player1', ...): 124 of 124 actions, finished: 'Player1' wins with 152 VP>
 >>> r.steps[40]  # doctest: +ELLIPSIS
@@ -24,14 +26,17 @@ Legal moves, a fresh game, and validation:
 >>> moves = bs.legal_actions(new.state)
 >>> len(moves) > 10, {m.TYPE for m in moves} >= {"build", "loan", "pass"}
 (True, True)
->>> bs.validate(bs.SAMPLES / "real" / "gm7vza-4p.json").ok
+>>> v = bs.validate(bs.SAMPLES / "real" / "gm7vza-4p.json")  # strict: names the rule the server broke
+>>> v.ok, v.error["index"], v.error["rule"]
+(False, 117, 'network.link_tiles')
+>>> bs.validate(bs.SAMPLES / "real" / "gm7vza-4p.json", bs.AS_PLAYED).ok
 True
 
 Tables of a game, as pandas DataFrames (or polars, ``backend="polars"``), and a database of games:
 
 >>> t = bs.frames(r)
 >>> sorted(t)[:3], len(t["actions"])
-(['actions', 'board', 'effects'], 124)
+(['actions', 'board', 'deviations'], 124)
 >>> store = bs.Store(":memory:")
 
 In Jupyter, a state or a replay left at the end of a cell draws the board and a player table.
@@ -45,7 +50,7 @@ from typing import Any
 
 from . import validate  # a module you can call: bs.validate(path_or_log) (see validate.validate)
 from .engine.actions import Action
-from .engine.policy import STRICT, ChoicePolicy
+from .engine.policy import AS_PLAYED, STRICT, ChoicePolicy
 from .engine.state import GameState, Player
 from .errors import BrassError, IllegalAction, LogFormatError
 from .log.format import GameLog
@@ -112,7 +117,9 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "AS_PLAYED",
     "SAMPLES",
+    "STRICT",
     "Action",
     "BrassError",
     "ChoicePolicy",

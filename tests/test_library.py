@@ -21,7 +21,7 @@ GAME = bs.SAMPLES / "real" / "gm7vza-4p.json"
 
 @pytest.fixture(scope="module")
 def real() -> bs.Replay:
-    return bs.replay(GAME)
+    return bs.replay(GAME, bs.AS_PLAYED)  # its server let seat 2 place 16 links (D1)
 
 
 @pytest.mark.parametrize("module", ["brass_stats", *MODULES])
@@ -37,14 +37,16 @@ def test_the_top_level_api_covers_load_replay_legal_actions_validate_and_tables(
     text = GAME.read_text(encoding="utf-8")
     from_path, from_text, from_obj = bs.load(GAME), bs.load(text), bs.load(json.loads(text))
     assert from_path.actions == from_text.actions == from_obj.actions and len(from_path.actions) == 124
-    assert bs.replay(from_obj).state.players[0].vp == real.state.players[0].vp == 152
-    assert bs.replay(str(GAME)).finished
+    assert bs.replay(from_obj, bs.AS_PLAYED).state.players[0].vp == real.state.players[0].vp == 152
+    assert bs.replay(str(GAME), bs.AS_PLAYED).finished
+    assert bs.replay(GAME).error is not None  # strict: the 15th link tile
     # legal actions of a fresh game: every one of them can be applied
     fresh = bs.replay(bs.GameLog.new(["Ann", "Bob"], seed=3))
     moves = bs.legal_actions(fresh.state)
     assert moves and all(isinstance(m, bs.Action) for m in moves)
     fresh.push(moves[0])
-    assert bs.validate(GAME).ok and bs.validate(from_path).ok and bs.validate(text).ok
+    assert bs.validate(GAME, bs.AS_PLAYED).ok and bs.validate(from_path, bs.AS_PLAYED).ok
+    assert bs.validate(text, bs.AS_PLAYED).ok and bs.validate(GAME).error["rule"] == "network.link_tiles"
     assert bs.validate("no/such/file.json").kind == "format"
     with pytest.raises(bs.LogFormatError):
         bs.load("{}")

@@ -19,6 +19,7 @@ from matplotlib.container import BarContainer
 
 from brass_stats.analysis import games as A
 from brass_stats.cli import main
+from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.engine.scoring import potential_vp
 from brass_stats.presentation import plots
 from brass_stats.presentation.report import _table, build_report, era_boards_from_tables
@@ -214,11 +215,11 @@ def test_importing_the_charts_selects_no_backend() -> None:
 
 def test_boards_from_the_database_keep_the_merchant_tiles(game4: Path, tmp_path: Path) -> None:
     db = tmp_path / "g.duckdb"
-    assert ingest([str(game4)], db, workers=1, progress=False).exit_status == 0
+    assert ingest([str(game4)], db, workers=1, progress=False, policy=AS_PLAYED).exit_status == 0
     con = duckdb.connect(str(db), read_only=True)
     gid = con.execute("SELECT game_id FROM games").fetchone()[0]  # type: ignore[index]
     con.close()
-    r = replay(convert_golden("gm7vza-4p"))
+    r = replay(convert_golden("gm7vza-4p"), AS_PLAYED)
     boards = dict(era_boards_from_tables(A.open_game(gid, db)))
     last_canal = max(s.index for s in r.steps if s.era == "canal")
     for era, state in (("canal", r.state_at(last_canal)), ("rail", r.state)):

@@ -96,7 +96,7 @@ def test_ingest_of_a_lone_surrogate_name_records_a_failure_and_keeps_the_good_ga
     d.mkdir()
     write(d, REAL.read_text("utf-8"), "good.json")
     write(d, REAL.read_text("utf-8").replace('"name": "Player1"', '"name": "\\ud800"'), "bad.json")
-    res = run("ingest", str(d), "--db", str(tmp_path / "g.duckdb"), "--workers", "1")
+    res = run("ingest", str(d), "--db", str(tmp_path / "g.duckdb"), "--workers", "1", "--as-played")
     assert res.exit_code in (exitcodes.FAILED, exitcodes.BAD_INPUT), res.output
     assert "Traceback" not in res.output
     assert "1 stored" in res.output and "bad.json" in res.output
@@ -204,7 +204,8 @@ def test_file_size_limit_and_its_environment_variable(tmp_path: Path) -> None:
     size = p.stat().st_size
     line = one_clear_line(run("validate", str(p), env={"BRASS_STATS_MAX_FILE_BYTES": str(size - 1)}), 2)
     assert f"over the limit of {size - 1} bytes" in line and "BRASS_STATS_MAX_FILE_BYTES" in line
-    assert run("validate", str(p), env={"BRASS_STATS_MAX_FILE_BYTES": str(size)}).exit_code == exitcodes.OK
+    ok = run("validate", "--as-played", str(p), env={"BRASS_STATS_MAX_FILE_BYTES": str(size)})
+    assert ok.exit_code == exitcodes.OK
 
 
 def test_action_limit(tmp_path: Path) -> None:
@@ -321,14 +322,14 @@ def test_validate_collection_records_every_failure_and_validates_every_other_fil
     write(d, REAL.read_text("utf-8"), "d-good.json")
     real_validate_log = V.validate_log
 
-    def crash_on_c(log: GameLog, keep_states: bool = False) -> V.Validation:
+    def crash_on_c(log: GameLog, keep_states: bool = False, **kw: Any) -> V.Validation:
         if log.file and "c-crash" in log.file:
             raise KeyError("simulated bug")
-        return real_validate_log(log, keep_states)
+        return real_validate_log(log, keep_states, **kw)
 
     monkeypatch.setattr(V, "validate_log", crash_on_c)
     report = tmp_path / "report.json"
-    res = run("validate", str(d), "--workers", "1", "--report", str(report))
+    res = run("validate", str(d), "--workers", "1", "--report", str(report), "--as-played")
     assert res.exit_code == exitcodes.INTERNAL, res.output
     assert "Traceback" not in res.output
     summary = json.loads(report.read_text("utf-8"))
@@ -353,7 +354,7 @@ def test_rules_cache_is_bounded() -> None:
 
 def test_game_id_prefix_is_literal_not_a_like_pattern(tmp_path: Path) -> None:
     db = tmp_path / "g.duckdb"
-    assert run("ingest", str(REAL), "--db", str(db), "--workers", "1").exit_code == 0
+    assert run("ingest", str(REAL), "--db", str(db), "--workers", "1", "--as-played").exit_code == 0
     for pattern in ("%", "_", "%%"):
         res = run("vp", pattern, "--db", str(db))
         assert res.exit_code == exitcodes.BAD_INPUT, res.output
