@@ -1,17 +1,21 @@
 """The ``replay`` and ``ingest`` commands (standalone click commands, registered on the main group).
 
 Exit status: 0 every game stored or already stored; 1 a game failed validation (it is in the
-``failures`` table); 2 no input files found (or a named file does not exist).
+``failures`` table); 2 no input files found (or a named file does not exist), or the store cannot be
+opened; 75 (:data:`~.corpus.EXIT_BUSY`) the store is being written by another process.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
 from ..validate import expand_paths
+from .corpus import EXIT_BUSY
+from .duckdb_store import CorpusBusy, CorpusError
 from .ingest import IngestReport, ingest, replay_files
 
 MISSING = 2
@@ -24,6 +28,11 @@ def _echo_report(report: IngestReport, parquet: Path | None) -> None:
     click.echo(report.summary())
     if parquet is not None:
         click.echo(f"parquet written to {parquet}")
+
+
+def _store_error(e: Exception) -> NoReturn:
+    click.echo(f"error: {e}", err=True)
+    sys.exit(EXIT_BUSY if isinstance(e, CorpusBusy) else MISSING)
 
 
 def _check_inputs(items: tuple[str, ...]) -> list[Path]:
@@ -44,7 +53,10 @@ def _check_inputs(items: tuple[str, ...]) -> list[Path]:
 def replay_command(files: tuple[str, ...], db: Path, parquet: Path | None) -> None:
     """Replay game logs and store their tables in a DuckDB file."""
     paths = _check_inputs(files)
-    report = replay_files(paths, db, parquet)
+    try:
+        report = replay_files(paths, db, parquet)
+    except (CorpusBusy, CorpusError) as e:
+        _store_error(e)
     _echo_report(report, parquet)
     sys.exit(report.exit_status)
 
@@ -62,6 +74,9 @@ def ingest_command(paths: tuple[str, ...], db: Path, parquet: Path | None, worke
     Games already stored are skipped; games that fail validation are recorded in the failures table.
     """
     files = _check_inputs(paths)
-    report = ingest(files, db, parquet, workers=workers, progress=sys.stderr.isatty())
+    try:
+        report = ingest(files, db, parquet, workers=workers, progress=sys.stderr.isatty())
+    except (CorpusBusy, CorpusError) as e:
+        _store_error(e)
     _echo_report(report, parquet)
     sys.exit(report.exit_status)
