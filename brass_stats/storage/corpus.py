@@ -31,16 +31,16 @@ import click
 import duckdb
 import pyarrow as pa
 
+from ..exitcodes import BAD_INPUT, BUSY
 from .dataset import PARTITION_COLUMNS, DatasetError, dataset_files
 from .duckdb_store import FAILURES_SCHEMA, CorpusBusy, CorpusError, connect_db, sql_type
 from .tables import SCHEMAS
 
 # Exit status of a command that found the store in use by another process (an ingest holding the
-# DuckDB file's write lock, or a second ingest into one Parquet dataset): EX_TEMPFAIL of sysexits.h,
-# "try again later". Documented in the README.
-EXIT_BUSY = 75
-# Exit status for a store that cannot be opened at all (missing, not a database, not a dataset).
-EXIT_UNREADABLE = 2
+# DuckDB file's write lock, or a second ingest into one Parquet dataset), and of one that cannot open
+# the store at all (missing, not a database, not a dataset).
+EXIT_BUSY = BUSY
+EXIT_UNREADABLE = BAD_INPUT
 
 
 def all_schemas() -> dict[str, pa.Schema]:

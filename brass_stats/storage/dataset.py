@@ -42,6 +42,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..errors import BrassError
+from ..exitcodes import BUSY
 from .tables import SCHEMAS
 
 PARTITION_COLUMNS = ("edition", "player_count")
@@ -58,6 +59,8 @@ class DatasetError(BrassError):
 
 class DatasetBusy(BrassError):
     """Another process is writing the dataset (or the DuckDB file) right now."""
+
+    exit_status = BUSY
 
 
 def new_batch_id() -> str:
