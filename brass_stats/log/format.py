@@ -63,6 +63,13 @@ class GameLog:
     source: dict[str, Any] | None = None
     file: str | None = None
 
+    def __repr__(self) -> str:
+        names = ", ".join(repr(n if len(n) <= 40 else n[:39] + "…") for n in self.players)
+        chance = f"seed {self.seed}" if self.seed is not None else "explicit chance"
+        where = f", file {Path(self.file).name!r}" if self.file else ""
+        size = f"{len(self.players)} players ({names}), {len(self.actions)} actions"
+        return f"<GameLog {self.edition}, {size}, {chance}{where}>"
+
     @classmethod
     def new(cls, names: list[str], seed: int, **kw: Any) -> GameLog:
         return cls(players=tuple(names), chance={"seed": seed}, **kw)
