@@ -15,7 +15,9 @@ import glob
 import io
 import json
 import os
+import sys
 import time
+import types
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -277,3 +279,36 @@ def describe(v: Validation) -> Iterator[str]:
         yield f"{v.file}: INTERNAL ERROR: {e.get('message')}"
     else:
         yield f"{v.file}: CANNOT READ GAME: {e.get('message')}"
+
+
+def validate(source: str | Path | dict[str, Any] | GameLog) -> Validation:
+    """The verdict on one game (a path, JSON text or object, or a :class:`GameLog`); never raises for bad input.
+
+    ``brass_stats.validate`` is this module, and calling it calls this function:
+
+    >>> import brass_stats as bs
+    >>> v = bs.validate(bs.SAMPLES / "real" / "wq9gs6-2p.json")
+    >>> v.ok, v.kind, v.final[0]["vp"]
+    (True, 'ok', 215)
+    >>> bs.validate({"format": "something else"}).kind
+    'format'
+    """
+    if isinstance(source, GameLog):
+        return validate_log(source)
+    if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+        return validate_file(source)
+    try:
+        log = GameLog.from_json(source) if isinstance(source, dict) else GameLog.loads(source)
+    except LogFormatError as e:
+        return Validation("<log>", False, "format", {"index": None, "rule": "log.format", "message": str(e)})
+    return validate_log(log)
+
+
+class _CallableModule(types.ModuleType):
+    """``bs.validate(...)`` reads as a function while ``brass_stats.validate`` stays this module."""
+
+    def __call__(self, source: str | Path | dict[str, Any] | GameLog) -> Validation:
+        return validate(source)
+
+
+sys.modules[__name__].__class__ = _CallableModule
