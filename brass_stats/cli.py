@@ -103,9 +103,10 @@ def convert_quasrain(record: Path, setup: Path, out: Path) -> None:
 def _register() -> None:
     from .analysis.cli import COMMANDS
     from .bots.cli import selfplay_command
+    from .presentation.cli import COMMANDS as PRESENTATION_COMMANDS
     from .storage.cli import ingest_command, replay_command
 
-    for cmd in (replay_command, ingest_command, selfplay_command, *COMMANDS):
+    for cmd in (replay_command, ingest_command, selfplay_command, *COMMANDS, *PRESENTATION_COMMANDS):
         main.add_command(cmd)
 
 
