@@ -626,6 +626,22 @@ def _board(replay: Replay, gid: str) -> list[dict[str, Any]]:
                     "vp_if_scored": _link_value(rules, values, link_id),
                 }
             )
+        for ms in st.merchant_spaces:  # the merchant tile faces, so a board drawn from the table shows them
+            rows.append(
+                base
+                | {
+                    "piece": "merchant",
+                    "location": ms.location,
+                    "slot": ms.index,
+                    "link_id": None,
+                    "owner": None,
+                    "industry": ms.face,
+                    "level": None,
+                    "flipped": None,
+                    "resources": int(ms.beer),
+                    "vp_if_scored": 0,
+                }
+            )
     return rows
 
 
