@@ -13,6 +13,7 @@ import pandas as pd
 
 from ..errors import BrassError
 from ..log.format import GameLog
+from ..output import format_option
 from ..replay import Replay
 
 GAME_HELP = "GAME is a game-log file, or a game id (or unique id prefix) in the database given with --db."
@@ -136,10 +137,10 @@ def _atomic_write(out: Path, data: bytes) -> None:
 @click.command("log", epilog=GAME_HELP)
 @click.argument("game")
 @DB
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
+@format_option()
 def log_command(game: str, db: Path | None, fmt: str) -> None:
     """Print the whole game as a numbered move list in readable notation."""
-    from ..analysis.cli import emit
+    from ..output import emit
     from ..replay.notation import move_list
 
     r = load_replay(game, db)
@@ -153,13 +154,36 @@ def log_command(game: str, db: Path | None, fmt: str) -> None:
             "move": [m.text for m in moves],
         }
     )
-    if fmt != "table":
+    if fmt == "table":
+        _move_table(df)
+    else:
         df["type"] = [m.type for m in moves]
         df["illegal"] = [m.illegal for m in moves]
-    emit(df, fmt)
+        emit(df, fmt)
     if r.error is not None:
         click.echo(f"illegal action {r.error.index}: [{r.error.rule}] {r.error.message}", err=True)
         sys.exit(1)
+
+
+def _move_table(df: pd.DataFrame) -> None:
+    """The move list as a table whose last column wraps (the shared table helper shortens long cells)."""
+    import unicodedata
+
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from ..output import printable
+
+    table = Table(header_style="bold", show_lines=False)
+    for col in df.columns:
+        if col == "move":
+            table.add_column(col, overflow="fold", ratio=1)
+        else:
+            table.add_column(col, justify="right" if col in ("#", "round") else "left", no_wrap=True)
+    for row in df.itertuples(index=False):
+        table.add_row(*(Text(printable(unicodedata.normalize("NFKC", str(v)), 2000)) for v in row))
+    Console(soft_wrap=False).print(table)
 
 
 @click.command("view", epilog=GAME_HELP)

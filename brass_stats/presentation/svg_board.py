@@ -618,7 +618,7 @@ def svg_open(rules: RulesData, players: int, *, width: int | None = None) -> str
     edition = "Brass: Lancashire" if rules.edition == "lancashire" else "Brass: Birmingham"
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="bs-board" viewBox="0 0 {geo.width} {geo.height}"{w_attr} '
-        f'role="img" aria-label="{edition} board">'
+        f'style="max-width:100%;height:auto" role="img" aria-label="{edition} board">'
         f"<style>{STYLE}</style>"
         f'<defs><marker id="bs-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" '
         f'orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="{SOURCE}"/></marker></defs>'
