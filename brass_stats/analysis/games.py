@@ -18,6 +18,7 @@ from ..log.format import GameLog
 from ..replay import Replay
 from ..rules_data import ALL_INDUSTRIES
 from ..storage import Store, game_tables
+from ..storage.corpus import CorpusError, open_corpus
 from ..storage.lookup import GameNotFound, resolve_game
 
 
@@ -30,14 +31,19 @@ class GameSource:
     replay: Replay | None = None  # kept when the game came from a log file
 
 
-def open_game(game: str, db: str | Path | None = None) -> GameSource:
-    """A log file (replayed in memory), or a game in the database ``db`` (see :mod:`brass_stats.storage.lookup`).
+def open_game(
+    game: str, db: str | Path | duckdb.DuckDBPyConnection | None = None, parquet: str | Path | None = None
+) -> GameSource:
+    """A log file (replayed in memory), or a game in a store of games, named as
+    :func:`~brass_stats.storage.lookup.resolve_game` reads it (game id or prefix, source game id, file name).
 
-    A log file is replayed as played (:data:`~brass_stats.engine.policy.AS_PLAYED`): analysis shows what
-    happened; ``brass-stats validate`` is the strict check.
+    The store is the DuckDB file ``db``, the Parquet dataset folder ``parquet``, or an open connection
+    (``db``) such as :func:`~brass_stats.storage.corpus.open_corpus` returns. A log file is replayed as
+    played (:data:`~brass_stats.engine.policy.AS_PLAYED`): analysis shows what happened;
+    ``brass-stats validate`` is the strict check.
     """
     path = Path(game)
-    if path.exists() or (db is None and path.suffix == ".json"):
+    if path.exists() or (db is None and parquet is None and path.suffix == ".json"):
         log = GameLog.load(path)
         r = Replay(log, policy=AS_PLAYED).run()
         if r.error is not None:
@@ -48,12 +54,17 @@ def open_game(game: str, db: str | Path | None = None) -> GameSource:
         store.write_game(game_tables(r, str(path)))
         gid = store.con.execute("SELECT game_id FROM games").fetchone()[0]  # type: ignore[index]
         return GameSource(store.con, gid, r)
-    if db is None:
-        raise GameNotFound(f"{game!r} is not a log file; give --db to look it up as a stored game")
-    if not Path(db).exists():
-        raise GameNotFound(f"database {db} does not exist")
-    con = duckdb.connect(str(db), read_only=True)
-    return GameSource(con, resolve_game(con, game, str(db)))
+    if db is None and parquet is None:
+        raise GameNotFound(f"{game!r} is not a log file; give --db or --parquet to look it up as a stored game")
+    if isinstance(db, duckdb.DuckDBPyConnection):
+        con, where = db, "the store"
+    else:
+        try:
+            con = open_corpus(db, parquet)
+        except CorpusError as e:
+            raise GameNotFound(str(e)) from None
+        where = str(db if db is not None else parquet)
+    return GameSource(con, resolve_game(con, game, where))
 
 
 def _df(src: GameSource, sql: str) -> pd.DataFrame:
