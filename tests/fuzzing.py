@@ -281,7 +281,10 @@ def check_verdict(text: str) -> str:
     data = json.loads(text)
     errors = list(Draft202012Validator(schema()).iter_errors(data))
     assert not errors, f"the reader accepted what schema.json refuses: {errors[0].message[:300]}"
-    replay, verdict = replay_and_judge(log, keep_states=True)
+    from brass_stats.engine.policy import AS_PLAYED, STRICT
+
+    # a log that lists its server's departures (gm7vza-4p: 16 links for one seat) is judged as played
+    replay, verdict = replay_and_judge(log, keep_states=True, policy=AS_PLAYED if log.departures else STRICT)
     for line in describe(verdict):
         line.encode("utf-8")
     json.dumps(verdict.to_json(), ensure_ascii=False).encode("utf-8")

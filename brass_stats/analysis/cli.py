@@ -15,6 +15,7 @@ from ..errors import BrassError
 from ..exitcodes import BAD_INPUT
 from ..output import emit, format_option
 from ..storage.corpus import EXIT_BUSY, CorpusBusy, CorpusRef, connect_or_exit, corpus_options
+from ..storage.lookup import GAME_HELP
 from . import games as A
 from .stats import DIMENSIONS, corpus_summary, stats_by
 
@@ -37,13 +38,13 @@ DB = corpus_options(what="the games to look GAME up in")
 FORMAT = format_option()
 
 
-@click.command("income")
+@click.command("income", epilog=GAME_HELP)
 @GAME
 @DB
 @FORMAT
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), help="Also draw the curves (.png or .svg).")
 def income_command(game: str, corpus: CorpusRef | None, fmt: str, plot: Path | None) -> None:
-    """Income level per player per round of GAME (a log file, or a game id in --db / --parquet)."""
+    """Income level per player per round of GAME (a log file, or a game stored in --db / --parquet)."""
     src = _open(game, corpus)
     emit(A.income_by_round(src), fmt, "Income level at the end of each round")
     if plot is not None:
@@ -53,7 +54,7 @@ def income_command(game: str, corpus: CorpusRef | None, fmt: str, plot: Path | N
         click.echo(f"wrote {plot}", err=True)
 
 
-@click.command("vp")
+@click.command("vp", epilog=GAME_HELP)
 @GAME
 @DB
 @FORMAT
@@ -108,7 +109,7 @@ def vp_sources_by_player(by_source: pd.DataFrame, sources: list[str]) -> pd.Data
     return table
 
 
-@click.command("report")
+@click.command("report", epilog=GAME_HELP)
 @GAME
 @DB
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("report.html"), show_default=True)

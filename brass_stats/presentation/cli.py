@@ -11,14 +11,17 @@ from pathlib import Path
 import click
 import pandas as pd
 
+from ..engine.policy import AS_PLAYED
 from ..errors import BrassError
 from ..log.format import GameLog
 from ..output import format_option
 from ..replay import Replay
+from ..storage.lookup import GAME_HELP, GameNotFound, resolve_game
 
-GAME_HELP = "GAME is a game-log file, or a game id (or unique id prefix) in the database given with --db."
 DB = click.option(
-    "--db", type=click.Path(dir_okay=False, path_type=Path), help="DuckDB file to look GAME up in (by game id)."
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="DuckDB file to look GAME up in (see below).",
 )
 
 
@@ -37,7 +40,7 @@ def load_replay(game: str, db: Path | None) -> Replay:
             log = GameLog.load(path)
         else:
             log = GameLog.load(_log_file_from_db(game, db))
-        return Replay(log).run()
+        return Replay(log, policy=AS_PLAYED).run()  # what happened: a server's departures are shown, not refused
     except BrassError as e:
         fail(str(e))
         raise  # unreachable: fail() exits
@@ -50,19 +53,16 @@ def _log_file_from_db(game: str, db: Path) -> Path:
         fail(f"database {db} does not exist")
     con = duckdb.connect(str(db), read_only=True)
     try:
-        rows = con.execute(
-            "SELECT game_id, source_file FROM games WHERE game_id LIKE ? ORDER BY game_id", [game + "%"]
-        ).fetchall()
+        gid = resolve_game(con, game, str(db))
+        row = con.execute("SELECT source_file FROM games WHERE game_id = ?", [gid]).fetchone()
+    except GameNotFound as e:
+        fail(str(e))
     finally:
         con.close()
-    if not rows:
-        fail(f"no game with id {game!r} in {db}")
-    if len(rows) > 1:
-        fail(f"{game!r} matches {len(rows)} games in {db}; give more of the id")
-    source = rows[0][1]
+    source = row[0] if row else None
     if not source or not Path(source).exists():
-        fail(f"game {rows[0][0]} in {db}: its log file {source!r} is not available to replay")
-    return Path(source)
+        fail(f"game {gid} in {db}: its log file {source!r} is not available to replay")
+    return Path(str(source))
 
 
 @click.command("board", epilog=GAME_HELP)

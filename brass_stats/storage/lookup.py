@@ -25,8 +25,9 @@ from typing import Any
 from ..errors import BrassError
 
 GAME_HELP = (
-    "GAME is a log file, or a game stored in --db named by its game id, a unique prefix of it, "
-    "the source's own game id (e.g. a server room code) or the source file name."
+    "GAME is a log file, or a stored game (--db) named by its game id, a unique prefix of that id "
+    "(matched literally), the source's own game id (e.g. a server room code such as GM7VZA) "
+    "or the source file name (e.g. gm7vza-4p.json). See `brass-stats games` for the list."
 )
 
 
