@@ -102,10 +102,11 @@ def convert_quasrain(record: Path, setup: Path, out: Path) -> None:
 
 def _register() -> None:
     from .analysis.cli import COMMANDS
+    from .analysis.corpus_cli import COMMANDS as CORPUS_COMMANDS
     from .bots.cli import selfplay_command
     from .storage.cli import ingest_command, replay_command
 
-    for cmd in (replay_command, ingest_command, selfplay_command, *COMMANDS):
+    for cmd in (replay_command, ingest_command, selfplay_command, *COMMANDS, *CORPUS_COMMANDS):
         main.add_command(cmd)
 
 

@@ -1,4 +1,4 @@
-"""CLI commands over stored games: income, vp, report, stats, demo."""
+"""CLI commands over one stored game: income, vp, report; and demo (the corpus commands are in corpus_cli)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pandas as pd
 
 from ..errors import BrassError
 from . import games as A
-from .stats import DIMENSIONS, corpus_summary, stats_by
+from .stats import corpus_summary, stats_by
 
 FORMATS = click.Choice(["table", "csv", "json"])
 
@@ -104,25 +104,6 @@ def report_command(game: str, db: Path | None, out: Path) -> None:
     click.echo(f"wrote {write_report(src, out)}")
 
 
-@click.command("stats")
-@click.option("--db", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
-@click.option("--by", "dimension", type=click.Choice(DIMENSIONS), required=True)
-@click.option(
-    "--min-games", type=int, default=30, show_default=True, help="Buckets with fewer player-games are marked."
-)
-@FORMAT
-def stats_command(db: Path, dimension: str, min_games: int, fmt: str) -> None:
-    """Win rates (95% Wilson interval), expected wins, mean VP and margin per bucket of a dimension."""
-    import duckdb
-
-    con = duckdb.connect(str(db), read_only=True)
-    emit(
-        stats_by(con, dimension, min_games),
-        fmt,
-        f"Wins by {dimension} (ties split; low_sample: < {min_games} player-games)",
-    )
-
-
 def sample_games_dir() -> Path:
     """The sample games shipped inside the package."""
     return Path(str(resources.files("brass_stats").joinpath("replays_data")))
@@ -154,7 +135,10 @@ def demo_command(out: Path, workers: int | None) -> None:
         """
     ).df()
     emit(winners, "table", "Winners of the real (imported) games")
-    emit(stats_by(con, "turn_position", min_games=30), "table", "Wins by first-round turn position")
+    wins = stats_by(con, "turn_position")
+    for c in ("win_rate", "ci_low", "ci_high", "expected_win_rate"):
+        wins[c] = wins[c].map(lambda v: f"{100 * v:.1f}%")
+    emit(wins, "table", "Wins by first-round turn position (ties share the win)")
     first = con.execute("SELECT game_id FROM games ORDER BY game_id LIMIT 1").fetchone()
     real = winners["game_id"].iloc[-1] if not winners.empty else (first[0] if first else None)
     if real is None:
@@ -169,7 +153,7 @@ def demo_command(out: Path, workers: int | None) -> None:
     click.echo(f"Done in {time.perf_counter() - start:.1f} s.")
 
 
-COMMANDS = [income_command, vp_command, report_command, stats_command, demo_command]
+COMMANDS = [income_command, vp_command, report_command, demo_command]
 
 
 __all__ = ["COMMANDS", "emit"]
