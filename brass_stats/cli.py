@@ -10,7 +10,6 @@ from pathlib import Path
 import click
 
 from . import validate as V
-from .errors import LogFormatError
 
 FILE = click.Path(dir_okay=False, path_type=Path)
 
@@ -78,35 +77,14 @@ def validate(paths: tuple[str, ...], as_json: bool, report: Path | None, workers
     sys.exit(max((v.exit_status for v in results), default=0))
 
 
-@main.group()
-def convert() -> None:
-    """Convert games recorded elsewhere into brass-stats logs."""
-
-
-@convert.command("quasrain")
-@click.argument("record", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--setup", "setup", required=True, type=FILE, help="The record's setup file (chance outcomes).")
-@click.option("--out", "out", required=True, type=FILE, help="Where to write the converted log.")
-def convert_quasrain(record: Path, setup: Path, out: Path) -> None:
-    """Convert a BrassBirmingham (Quasrain-Coder) server record."""
-    from .log.quasrain import convert_files
-
-    try:
-        log = convert_files(record, setup)
-    except LogFormatError as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(V.MALFORMED)
-    log.save(out)
-    click.echo(f"wrote {out} ({len(log.actions)} actions, {len(log.players)} players)")
-
-
 def _register() -> None:
     from .analysis.cli import COMMANDS
     from .analysis.corpus_cli import COMMANDS as CORPUS_COMMANDS
     from .bots.cli import selfplay_command
+    from .log.cli import convert
     from .storage.cli import ingest_command, replay_command
 
-    for cmd in (replay_command, ingest_command, selfplay_command, *COMMANDS, *CORPUS_COMMANDS):
+    for cmd in (convert, replay_command, ingest_command, selfplay_command, *COMMANDS, *CORPUS_COMMANDS):
         main.add_command(cmd)
 
 

@@ -189,28 +189,108 @@ def money_and_order(src: GameSource) -> pd.DataFrame:
     ]
 
 
-def key_moments(src: GameSource, top: int = 8) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(largest single-action swings, lead changes), measured on VP if the era ended now."""
+def _describe(row: pd.Series) -> str:
+    """A short description of an action from its ``actions`` row ("build cotton mill 2 at stoke")."""
+    words = [str(row["action_type"])]
+    if isinstance(row.get("industry"), str) and row["industry"]:
+        words.append(row["industry"].replace("_", " ").replace("+", ", "))
+    level = row.get("level")
+    if level is not None and not pd.isna(level):
+        words.append(str(int(level)))
+    locations = row.get("locations")
+    if locations is not None and len(locations):
+        words.append(("at " if row["action_type"] == "build" else "") + ", ".join(str(x) for x in locations))
+    return " ".join(words)
+
+
+def action_swings(src: GameSource) -> pd.DataFrame:
+    """For every action and every player whose score it changed: who acted, who was affected, by how much.
+
+    The score is VP scored so far plus VP if the era ended now. Era-end scoring is not a swing: for the
+    action that ends the Canal Era the score after it is taken as the VP after the era's scoring, without
+    what the tiles left on the board would score again at the end of the Rail Era (see
+    :func:`era_end_scoring` for the scoring itself).
+    """
     snaps = _df(
         src,
         """
-        SELECT s.action_index, s.round, s.era, s.actor, s.seat, p.name,
+        SELECT s.action_index, s.round, s.era, s.actor, s.seat, p.name, s.vp,
                s.vp + s.potential_link_vp + s.potential_tile_vp AS score
         FROM turn_snapshots s JOIN players p ON p.game_id = s.game_id AND p.seat = s.seat
         WHERE s.game_id = $g ORDER BY s.action_index, s.seat
         """,
     )
-    actions = _df(src, "SELECT action_index, action_type, seat AS actor, action_json FROM actions WHERE game_id = $g")
+    actions = _df(
+        src,
+        """
+        SELECT a.action_index, a.action_type, a.industry, a.level, a.locations, p.name AS actor_name
+        FROM actions a JOIN players p ON p.game_id = a.game_id AND p.seat = a.seat
+        WHERE a.game_id = $g ORDER BY a.action_index
+        """,
+    )
+    cols = ["action_index", "round", "era", "actor", "action", "affected", "swing", "score_after"]
     if snaps.empty:
-        return pd.DataFrame(), pd.DataFrame()
+        return pd.DataFrame(columns=cols)
+    eras = snaps.groupby("action_index")["era"].first()
+    next_era = eras.shift(-1)
+    ends_canal = set(eras.index[(eras == "canal") & (next_era == "rail")])
     snaps = snaps.sort_values(["seat", "action_index"])
-    snaps["swing"] = snaps.groupby("seat")["score"].diff().fillna(snaps["score"])
-    swings = snaps.loc[snaps["swing"].abs().sort_values(ascending=False).index].head(top)
-    swings = swings.merge(actions[["action_index", "action_type"]], on="action_index", how="left")
-    swings = swings[["action_index", "round", "era", "actor", "action_type", "name", "swing", "score"]]
+    before = snaps.groupby("seat")["score"].shift(1)
+    # the first action's "before" is the score at the start: 0 VP and nothing on the board
+    before = before.fillna(0)
+    after = snaps["score"].where(~snaps["action_index"].isin(ends_canal), snaps["vp"])
+    snaps["swing"] = after - before
+    snaps["score_after"] = after
+    moved = snaps[snaps["swing"] != 0].merge(actions, on="action_index", how="left")
+    moved["action"] = moved.apply(_describe, axis=1)
+    moved = moved.rename(columns={"name": "affected"})
+    moved["actor"] = moved["actor_name"]
+    return moved[cols].sort_values(["action_index", "affected"]).reset_index(drop=True)
+
+
+def era_end_scoring(src: GameSource) -> pd.DataFrame:
+    """VP each player scored at the end of each era (links and flipped tiles), and the action that ended it."""
+    df = _df(
+        src,
+        """
+        WITH last AS (SELECT era, max(action_index) AS action_index FROM actions WHERE game_id = $g GROUP BY era)
+        SELECT e.era, p.name AS player, e.link_vp AS links, e.tile_vp AS tiles,
+               e.link_vp + e.tile_vp AS scored, e.vp_at_era_end AS vp_after,
+               l.action_index AS after_action, ap.name AS last_action_by
+        FROM era_scores e
+        JOIN players p ON p.game_id = e.game_id AND p.seat = e.seat
+        JOIN last l ON l.era = e.era
+        JOIN actions a ON a.game_id = e.game_id AND a.action_index = l.action_index
+        JOIN players ap ON ap.game_id = a.game_id AND ap.seat = a.seat
+        WHERE e.game_id = $g
+        ORDER BY CASE e.era WHEN 'canal' THEN 0 ELSE 1 END, e.seat
+        """,
+    )
+    return df
+
+
+def key_moments(src: GameSource, top: int = 8) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(largest single-action swings, lead changes), measured on VP scored plus VP if the era ended now.
+
+    Swings name who acted and who was affected; era-end scoring is left out of them
+    (:func:`era_end_scoring` reports it).
+    """
+    swings = action_swings(src)
+    if not swings.empty:
+        swings = swings.loc[swings["swing"].abs().sort_values(ascending=False, kind="stable").index].head(top)
+        swings = swings.reset_index(drop=True)
+    snaps = _df(
+        src,
+        """
+        SELECT s.action_index, s.round, s.era, s.seat, p.name,
+               s.vp + s.potential_link_vp + s.potential_tile_vp AS score
+        FROM turn_snapshots s JOIN players p ON p.game_id = s.game_id AND p.seat = s.seat
+        WHERE s.game_id = $g ORDER BY s.action_index, s.seat
+        """,
+    )
     lead_rows = []
     leader = None
-    for idx, g in snaps.sort_values("action_index").groupby("action_index", sort=True):
+    for idx, g in snaps.groupby("action_index", sort=True):
         best = g.sort_values(["score", "seat"], ascending=[False, True]).iloc[0]
         if (g["score"] == best["score"]).sum() > 1:
             continue  # a tie does not change the lead
@@ -226,7 +306,7 @@ def key_moments(src: GameSource, top: int = 8) -> tuple[pd.DataFrame, pd.DataFra
                 }
             )
             leader = best["name"]
-    return swings.reset_index(drop=True), pd.DataFrame(lead_rows)
+    return swings, pd.DataFrame(lead_rows)
 
 
 def result_table(src: GameSource) -> pd.DataFrame:

@@ -9,20 +9,16 @@
 from __future__ import annotations
 
 import json
-import unicodedata
 from functools import cache
 from importlib import resources
 from typing import Any
 
-import matplotlib
+from matplotlib.figure import Figure
+from matplotlib.patches import FancyBboxPatch, Rectangle
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.patches import FancyBboxPatch, Rectangle  # noqa: E402
-
-from ..engine.state import GameState, Tile  # noqa: E402
-from ..rules_data import RulesData  # noqa: E402
+from ..engine.state import GameState, Tile
+from ..rules_data import RulesData
+from .text import plot_text
 
 PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")
 INDUSTRY_LETTER = {
@@ -56,7 +52,10 @@ def draw_board(
     tiles = state.tiles if tiles is None else tiles
     links = state.links if links is None else links
     pos = layout(rules.edition)
-    fig, ax = plt.subplots(figsize=(9, 10))
+    from .plots import Chart
+
+    fig = Chart(figsize=(9, 10))
+    ax = fig.add_subplot()
     ax.set_xlim(-8, 108)
     ax.set_ylim(-8, 106)
     ax.set_aspect("equal")
@@ -139,10 +138,8 @@ def draw_board(
                 zorder=5,
             )
     names = names or [p.name for p in state.players]
-    for i, name in enumerate(names):
-        # NFKC folds full-width punctuation that the default font lacks
-        ax.plot([], [], color=PLAYER_COLOURS[i], lw=4, label=unicodedata.normalize("NFKC", name))
-    ax.legend(loc="lower right", fontsize=7, frameon=False)
+    handles = [ax.plot([], [], color=PLAYER_COLOURS[i], lw=4)[0] for i in range(len(names))]
+    ax.legend(handles, [plot_text(n) for n in names], loc="lower right", fontsize=7, frameon=False)
     ax.text(
         -6,
         -6,
@@ -151,6 +148,6 @@ def draw_board(
         color="#555555",
     )
     if title:
-        ax.set_title(title)
+        ax.set_title(plot_text(title, limit=120))
     fig.tight_layout()
     return fig

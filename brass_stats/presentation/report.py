@@ -1,53 +1,144 @@
-"""The post-game report: one self-contained HTML file (plots embedded as PNG)."""
+"""The post-game report: one self-contained HTML file (charts embedded as PNG).
+
+Every name and piece of free text is escaped and shortened for display
+(:mod:`brass_stats.presentation.text`); nothing from the log is read as HTML,
+mathtext or a template.
+"""
 
 from __future__ import annotations
 
 import base64
 import html
 import io
-import unicodedata
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.figure import Figure
 
 from ..analysis import games as A
 from ..engine.setup import new_game
+from ..engine.state import GameState, MerchantSpace
+from ..rules_data import load_rules
 from . import plots
 from .board import draw_board
+from .text import TEXT_LIMIT, display_number, display_text
 
 CSS = """
-body { font-family: -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif;
+body { font-family: "DejaVu Sans", "Noto Sans", "Segoe UI", Roboto, Helvetica, Arial, sans-serif;
        margin: 2em auto; max-width: 1000px; color: #222; line-height: 1.4; padding: 0 1em; }
-h1 { margin-bottom: 0.2em; } h2 { border-bottom: 2px solid #8a6d1d; padding-bottom: 0.2em; margin-top: 2em; }
-.meta { color: #666; font-size: 0.9em; }
-table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.9em; }
-th, td { border: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right; }
-th { background: #f3e3b5; } td:first-child, th:first-child { text-align: left; }
+h1 { margin-bottom: 0.2em; overflow-wrap: anywhere; }
+h2 { border-bottom: 2px solid #8a6d1d; padding-bottom: 0.2em; margin-top: 2em; }
+.meta { color: #666; font-size: 0.9em; overflow-wrap: anywhere; }
+.scroll { max-width: 100%; overflow-x: auto; }
+table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.85em; }
+th, td { border: 1px solid #ddd; padding: 0.25em 0.5em; }
+th { background: #f3e3b5; max-width: 12em; overflow-wrap: anywhere; }
+.num { text-align: right; } .text { text-align: left; }
+td.text { max-width: 22em; overflow-wrap: anywhere; }
 img { max-width: 100%; height: auto; display: block; margin: 0.5em 0; }
 .boards figure { margin: 0 0 1.5em 0; max-width: 860px; }
 figcaption { text-align: center; color: #555; font-size: 0.9em; }
 """
 
 
-def _png(fig: Figure) -> str:
+def _png(fig: Figure, dpi: int = 110) -> str:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100)
-    plt.close(fig)
+    fig.savefig(buf, format="png", dpi=dpi)
     return '<img alt="chart" src="data:image/png;base64,' + base64.b64encode(buf.getvalue()).decode() + '">'
 
 
-def _table(df: pd.DataFrame) -> str:
-    df = df.copy()
-    for col in df.columns:
-        if df[col].dtype == object:
-            df[col] = df[col].map(lambda v: unicodedata.normalize("NFKC", v) if isinstance(v, str) else v)
-    return df.to_html(index=False, border=0, na_rep="", float_format=lambda v: f"{v:g}")
+def _is_number(v: object) -> bool:
+    return pd.api.types.is_number(v) and not pd.api.types.is_bool(v)
 
 
-def build_report(src: A.GameSource) -> str:
-    """The report of one game as HTML text."""
+def _cell(v: object) -> str:
+    """One table cell as escaped HTML text."""
+    if v is None or v is pd.NA or (_is_number(v) and pd.isna(v)):
+        return ""
+    if pd.api.types.is_float(v):
+        f = float(v)  # type: ignore[arg-type]
+        return f"{f:g}" if abs(f) < 1e15 else f"{f:.1e}"
+    if pd.api.types.is_integer(v):
+        return display_number(int(v))  # type: ignore[call-overload]
+    return html.escape(display_text(v, TEXT_LIMIT))
+
+
+def _table(df: pd.DataFrame, raw: frozenset[str] = frozenset()) -> str:
+    """A DataFrame as an HTML table that never overflows the page (it scrolls inside its box).
+
+    Every cell is escaped text, whatever the column's dtype (object, pandas' ``str``, Arrow strings);
+    the columns in ``raw`` hold HTML built by this module.
+    """
+    numeric = [c not in raw and pd.api.types.is_numeric_dtype(df[c]) for c in df.columns]
+    head = "".join(
+        f"<th class='{'num' if n else 'text'}'>{html.escape(display_text(c, TEXT_LIMIT))}</th>"
+        for c, n in zip(df.columns, numeric, strict=True)
+    )
+    rows = []
+    for values in df.itertuples(index=False, name=None):
+        cells = []
+        for col, n, v in zip(df.columns, numeric, values, strict=True):
+            text = str(v) if col in raw else _cell(v)
+            cells.append(f"<td class='{'num' if n or _is_number(v) else 'text'}'>{text}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return (
+        "<div class='scroll'><table><thead><tr>"
+        + head
+        + "</tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table></div>"
+    )
+
+
+def _players_as_columns(df: pd.DataFrame, label: str, names: list[str]) -> pd.DataFrame:
+    """Sources as rows, players as columns: as many columns as players, so the table fits the page."""
+    wide = df.T
+    wide.columns = names
+    wide.index.name = label
+    return wide.reset_index()
+
+
+def _unique_names(names: list[object]) -> list[str]:
+    """Display names, made unique (two players may share a name)."""
+    shown = [display_text(n) for n in names]
+    return [f"{n} (seat {i})" if shown.count(n) > 1 else n for i, n in enumerate(shown)]
+
+
+def vp_sources_table(by_source: pd.DataFrame) -> pd.DataFrame:
+    """The VP breakdown with one row per source that scored for anyone, one column per player."""
+    names = _unique_names(list(by_source["name"]))
+    values = by_source.drop(columns=["seat", "name"])
+    values = values.loc[:, [c for c in values.columns if c == "total" or values[c].astype(float).abs().sum() > 0]]
+    values.columns = [str(c).replace("_", " ") for c in values.columns]
+    return _players_as_columns(values, "VP from", names)
+
+
+def vp_by_era_table(breakdown: pd.DataFrame) -> pd.DataFrame:
+    """:func:`~brass_stats.analysis.games.vp_breakdown` with one row per source, one column per player and era."""
+    names = _unique_names(list(breakdown.drop_duplicates("seat")["name"]))
+    seats = list(breakdown.drop_duplicates("seat")["seat"])
+    by_seat = dict(zip(seats, names, strict=True))
+    labels = [f"{by_seat[r.seat]}, {r.era}" for r in breakdown.itertuples()]
+    values = breakdown.drop(columns=["seat", "name", "era"])
+    values = values.loc[:, [c for c in values.columns if values[c].astype(float).abs().sum() > 0]]
+    values.columns = [str(c).replace("tile_vp_", "tiles: ").replace("_", " ") for c in values.columns]
+    return _players_as_columns(values.reset_index(drop=True), "VP from", labels)
+
+
+def _action_link(index: object, viewer_href: str | None) -> str:
+    n = int(index)  # type: ignore[call-overload]
+    if viewer_href is None:
+        return str(n)
+    href = html.escape(f"{viewer_href}#action={n}", quote=True)
+    return f"<a href='{href}' title='open the replay viewer at this action'>{n}</a>"
+
+
+def build_report(src: A.GameSource, viewer_href: str | None = None) -> str:
+    """The report of one game as HTML text.
+
+    ``viewer_href``: the replay viewer's file (relative to the report); every key moment then links to
+    the viewer at that action (``viewer.html#action=N``).
+    """
     game = A.game_row(src)
     result = A.result_table(src).rename(
         columns={"final_vp": "VP", "final_income_level": "income", "final_money": "money", "loans": "loans taken"}
@@ -58,12 +149,32 @@ def build_report(src: A.GameSource) -> str:
     progression = A.vp_progression(src)
     money = A.money_and_order(src)
     swings, leads = A.key_moments(src)
+    era_ends = A.era_end_scoring(src)
+    winner = html.escape(display_text(game["winner"]))
+    edition = html.escape(display_text(game["edition"]).title())
+    raw = frozenset({"action"}) if viewer_href else frozenset()
+    if not swings.empty:
+        swings = swings.rename(columns={"action_index": "#", "action": "what"})
+        swings["#"] = [_action_link(i, viewer_href) for i in swings["#"]]
+        swings = swings.rename(columns={"#": "action"})
+    if not leads.empty:
+        leads["action_index"] = [_action_link(i, viewer_href) for i in leads["action_index"]]
+        leads = leads.rename(columns={"action_index": "action"})
+    if not era_ends.empty:
+        era_ends["after_action"] = [_action_link(i, viewer_href) for i in era_ends["after_action"]]
+    viewer_note = (
+        f"<p class='meta'>Action numbers open the <a href='{html.escape(viewer_href, quote=True)}'>replay viewer</a>"
+        " at that action.</p>"
+        if viewer_href
+        else ""
+    )
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'>",
-        f"<title>Brass report: {html.escape(str(game['winner']))} wins</title><style>{CSS}</style></head><body>",
-        f"<h1>Brass: {html.escape(str(game['edition']).title())}: {html.escape(str(game['winner']))} wins</h1>",
+        f"<title>Brass report: {winner} wins</title><style>{CSS}</style></head><body>",
+        f"<h1>Brass: {edition}: {winner} wins</h1>",
         f"<p class='meta'>game {html.escape(src.game_id)} &middot; {game['player_count']} players &middot; "
-        f"{game['n_actions']} actions &middot; source {html.escape(str(game['source_file']))}</p>",
+        f"{game['n_actions']} actions &middot; source {html.escape(display_text(game['source_file'], TEXT_LIMIT))}"
+        "</p>",
         "<h2>Result</h2>",
         _table(result),
         "<h2>Income</h2>",
@@ -72,9 +183,9 @@ def build_report(src: A.GameSource) -> str:
         _png(plots.vp_progression_chart(progression)),
         "<h2>VP breakdown</h2>",
         _png(plots.vp_breakdown_chart(by_source)),
-        _table(by_source.drop(columns=["seat"])),
+        _table(vp_sources_table(by_source)),
         "<details><summary>By era</summary>",
-        _table(breakdown.drop(columns=["seat"])),
+        _table(vp_by_era_table(breakdown)),
         "</details>",
         "<h2>Money, spending and turn order</h2>",
         _png(plots.money_chart(money)),
@@ -82,10 +193,18 @@ def build_report(src: A.GameSource) -> str:
         "<h2>Loans</h2>",
         _loans(src),
         "<h2>Key moments</h2>",
-        "<h3>Largest single-action swings</h3><p class='meta'>change in VP if the era ended now</p>",
-        _table(swings) if not swings.empty else "<p>none</p>",
+        viewer_note,
+        "<h3>Largest single-action swings</h3>",
+        "<p class='meta'>Change in VP scored plus VP if the era ended now, for each player an action moved "
+        "(the actor or an opponent). Era-end scoring is not counted here; it is listed below.</p>",
+        _table(swings, raw) if not swings.empty else "<p>none</p>",
+        "<h3>Era-end scoring</h3>",
+        "<p class='meta'>VP scored for links and flipped tiles when each era ended (after the era's last action).</p>",
+        _table(era_ends, frozenset({"after_action"}) if viewer_href else frozenset())
+        if not era_ends.empty
+        else "<p>none</p>",
         "<h3>Lead changes</h3>",
-        _table(leads) if not leads.empty else "<p>none</p>",
+        _table(leads, raw) if not leads.empty else "<p>none</p>",
         "<h2>The board at the end of each era</h2>",
         _boards(src),
         "</body></html>",
@@ -94,10 +213,11 @@ def build_report(src: A.GameSource) -> str:
 
 
 def _turn_order_table(money: pd.DataFrame) -> str:
-    wide = money.pivot_table(index="round", columns="name", values="spent_this_round", sort=False)
-    order = money.pivot_table(index="round", columns="name", values="order_position", sort=False) + 1
+    wide = money.pivot_table(index="round", columns="seat", values="spent_this_round", sort=True)
+    order = money.pivot_table(index="round", columns="seat", values="order_position", sort=True) + 1
     cells = wide.astype(int).astype(str) + " (#" + order.astype(int).astype(str) + ")"
-    cells.columns.name = None
+    names = money.drop_duplicates("seat").set_index("seat")["name"]
+    cells.columns = _unique_names([names[s] for s in cells.columns])
     cells = cells.reset_index()
     return "<p class='meta'>£ spent in the round (turn position in that round)</p>" + _table(cells)
 
@@ -112,9 +232,12 @@ def _loans(src: A.GameSource) -> str:
     ).df()
     if df.empty:
         return "<p>No loans were taken.</p>"
-    counts = df.groupby("name").size().rename("loans").reset_index()
-    rounds = df.groupby("name")["round"].apply(lambda r: ", ".join(map(str, r))).rename("rounds").reset_index()
-    return _table(counts.merge(rounds, on="name"))
+    by = df.groupby("name", sort=False)["round"]
+    return _table(
+        pd.DataFrame(
+            {"name": list(by.groups), "loans": by.size().tolist(), "rounds": [", ".join(map(str, r)) for _, r in by]}
+        )
+    )
 
 
 def _boards(src: A.GameSource) -> str:
@@ -131,36 +254,47 @@ def _boards(src: A.GameSource) -> str:
     return "<div class='boards'>" + "".join(figs) + "</div>"
 
 
-def _boards_from_tables(src: A.GameSource) -> str:
-    """Rebuild the era-end boards from the ``board`` table (games read from a database)."""
+def era_boards_from_tables(src: A.GameSource) -> list[tuple[str, GameState]]:
+    """The boards just before each era's scoring, rebuilt from the ``board`` table (games read from a database):
+    tiles, links and merchant tiles (databases written before merchant tiles were stored have none)."""
     from ..engine.state import Tile
     from ..log.format import GameLog
 
-    players = A.players(src)
     g = A.game_row(src)
     rows = src.con.execute("SELECT * FROM board WHERE game_id = $g AND before_scoring", {"g": src.game_id}).df()
-    names = list(players["name"])
-    base = new_game(names, GameLog.new(names, seed=0).chance_source())
-    figs = []
+    names = [str(n) for n in A.players(src)["name"]]
+    out = []
     for era, b in rows.groupby("era", sort=False):
-        tiles = {
+        state = new_game(names, GameLog.new(names, seed=0).chance_source(), load_rules(str(g["edition"])))
+        state.dcm_pile, state.dcm_drawn = [], []
+        state.tiles = {
             f"{r.location}:{int(r.slot)}": Tile(
                 int(r.owner), r.industry, int(r.level), int(r.resources), bool(r.flipped)
             )
             for r in b[b["piece"] == "tile"].itertuples()
         }
-        links = {r.link_id: int(r.owner) for r in b[b["piece"] == "link"].itertuples()}
-        base.merchant_spaces = []
-        fig = draw_board(base, tiles, links, title=f"End of the {str(era).title()} Era (before scoring)")
-        figs.append(f"<figure>{_png(fig)}<figcaption>{str(era).title()} Era</figcaption></figure>")
-    del g
+        state.links = {r.link_id: int(r.owner) for r in b[b["piece"] == "link"].itertuples()}
+        state.merchant_spaces = [
+            MerchantSpace(str(r.location), int(r.slot), str(r.industry), frozenset(), bool(r.resources))
+            for r in b[b["piece"] == "merchant"].itertuples()
+        ]
+        state.era = str(era)
+        out.append((str(era), state))
+    return out
+
+
+def _boards_from_tables(src: A.GameSource) -> str:
+    figs = []
+    for era, state in era_boards_from_tables(src):
+        fig = draw_board(state, title=f"End of the {era.title()} Era (before scoring)")
+        figs.append(f"<figure>{_png(fig)}<figcaption>{era.title()} Era</figcaption></figure>")
     return "<div class='boards'>" + "".join(figs) + "</div>"
 
 
-def write_report(src: A.GameSource, out: str | Path) -> Path:
+def write_report(src: A.GameSource, out: str | Path, viewer_href: str | None = None) -> Path:
     """Write the report atomically and return its path."""
     out = Path(out)
-    text = build_report(src)
+    text = build_report(src, viewer_href)
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(out)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter, defaultdict
-from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -274,23 +273,8 @@ def _link_value(rules: RulesData, values: dict[str, int], link_id: str) -> int:
     return sum(values[loc] for loc in rules.links[link_id].connects)
 
 
-def _potential_link_vp(state: GameState) -> Counter[int]:
-    """Per seat, the link VP scored if the era ended now (``potential_vp``'s first part, for every seat at once)."""
-    if state.game_over:
-        return Counter()
-    values = _location_link_values(state.rules, state.tiles)
-    out: Counter[int] = Counter()
-    for link_id, owner in state.links.items():
-        out[owner] += _link_value(state.rules, values, link_id)
-    return out
-
-
 def _ends_round(step: Step, state: GameState) -> bool:
     return state.game_over or state.round != step.round
-
-
-def _states_before(replay: Replay) -> list[GameState]:
-    return [replay.initial] + [s.state for s in replay.steps[:-1]]  # type: ignore[misc]
 
 
 def _check(replay: Replay) -> None:
@@ -312,18 +296,30 @@ def game_tables(replay: Replay, source_file: str | None) -> dict[str, pa.Table]:
     rows = {
         "games": _games(replay, gid, source_file),
         "players": _players(replay, gid),
-        "actions": _actions(replay, gid),
-        "effects": _effects(replay, gid),
-        "turn_snapshots": _snapshots(replay, gid),
         "era_scores": _era_scores(replay, gid),
         "board": _board(replay, gid),
     }
-    return {name: _to_table(rows[name], schema) for name, schema in SCHEMAS.items()}
+    # the big per-action tables are built as columns, in one pass over the steps
+    columns = _per_action_columns(replay, gid)
+    return {
+        name: _columns_to_table(columns[name], schema) if name in columns else _to_table(rows[name], schema)
+        for name, schema in SCHEMAS.items()
+    }
 
 
 def _to_table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
     columns = {name: [r[name] for r in rows] for name in schema.names}
     return pa.Table.from_pydict(columns, schema=schema)
+
+
+def _columns_to_table(rows: list[tuple[Any, ...]], schema: pa.Schema) -> pa.Table:
+    """Rows given as tuples in schema order, turned into one Arrow array per column (one transpose)."""
+    if not rows:
+        return schema.empty_table()
+    columns = list(zip(*rows, strict=True))
+    if len(columns) != len(schema):
+        raise ValueError(f"{len(columns)} values per row for {len(schema)} columns")
+    return pa.Table.from_arrays([pa.array(c, type=f.type) for c, f in zip(columns, schema, strict=True)], schema=schema)
 
 
 def replayed_result(replay: Replay) -> dict[str, Any]:
@@ -391,18 +387,48 @@ def _players(replay: Replay, gid: str) -> list[dict[str, Any]]:
     ]
 
 
-def _resource_sources(effects: Iterable[Effect], actor: int) -> list[dict[str, Any]]:
-    out = []
-    for e in effects:
-        if e.kind in ("coal_used", "iron_used", "beer_used") and e.seat == actor:
-            out.append({"resource": e.kind[:-5], "source": e.detail["source"], "owner": e.detail.get("owner")})
-    return out
+# -- the per-action tables, as columns --------------------------------------------------
+
+# one encoder each, built once (json.dumps with options builds a new encoder per call)
+_SORTED_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode
+_ACTION_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_DETAIL_JSON: dict[tuple[tuple[str, Any, type], ...], str] = {}
 
 
-def _action_row(gid: str, step: Step, before: GameState, after: GameState) -> dict[str, Any]:
+def _detail_json(detail: dict[str, Any]) -> str:
+    """An effect's detail as sorted JSON, memoised: most details repeat (same tile, same resource)."""
+    try:
+        key = tuple((k, v, type(v)) for k, v in detail.items())  # the type: True == 1 but dumps differently
+        text = _DETAIL_JSON.get(key)
+    except TypeError:  # a list or dict value: not hashable
+        return _SORTED_JSON(detail)
+    if text is None:
+        if len(_DETAIL_JSON) > 100_000:  # bounded: an ingest worker lives for many games
+            _DETAIL_JSON.clear()
+        text = _DETAIL_JSON[key] = _SORTED_JSON(detail)
+    return text
+
+
+_RESOURCE_KINDS = {"coal_used": "coal", "iron_used": "iron", "beer_used": "beer"}
+# position of each "<resource>_from_<where>" count in the actions table (after money_spent)
+_FROM_COLUMNS = {
+    (res, where): i
+    for i, (res, where) in enumerate(
+        [(r, w) for r in ("coal", "iron") for w in ("own", "opponents", "market")]
+        + [("beer", w) for w in ("own", "opponents", "merchant")]
+    )
+}
+
+
+def _is_spending(e: Effect) -> bool:
+    """Money paid to the bank by an action (the Character-tile amount): not income, never a gain."""
+    return e.kind == "money" and e.amount < 0 and e.cause != "income"
+
+
+def _action_columns(step: Step, before: GameState, after: GameState) -> tuple[Any, ...]:
+    """The actions-table values after ``turn_position``: seat ... action_json."""
     a = step.action
     seat = a.player
-    rules = after.rules
     card: str | None = getattr(a, "card", None) or None
     locations: list[str] = []
     industry: str | None = None
@@ -414,8 +440,9 @@ def _action_row(gid: str, step: Step, before: GameState, after: GameState) -> di
         industry = a.industry
         level = next((e.detail["level"] for e in step.effects if e.kind == "build"), None)
     elif isinstance(a, Network):
+        links = after.rules.links
         for link in a.links:
-            locations.extend(rules.links[link].endpoints)
+            locations.extend(links[link].endpoints)
     elif isinstance(a, Develop):
         industry = "+".join(a.industries)
     elif isinstance(a, Sell):
@@ -423,144 +450,129 @@ def _action_row(gid: str, step: Step, before: GameState, after: GameState) -> di
         industry = "+".join(before.tiles[s.tile].industry for s in a.sales)
     elif isinstance(a, Shortfall):
         locations = [_loc(t) for t in a.tiles or ()]
-    locations = list(dict.fromkeys(locations))
-    sources = _resource_sources(step.effects, seat)
-    counts: Counter[str] = Counter()
-    for s in sources:
-        src = s["source"]
-        where = src if src in ("market", "merchant") else "own" if s["owner"] == seat else "opponents"
-        counts[f"{s['resource']}_from_{where}"] += 1
-    spent = -sum(
-        e.amount for e in step.effects if e.kind == "money" and e.seat == seat and e.amount < 0 and e.cause != "income"
+    if len(locations) > 1:
+        locations = list(dict.fromkeys(locations))
+    sources = []
+    counts = [0] * len(_FROM_COLUMNS)
+    spent = 0
+    for e in step.effects:
+        if e.seat != seat:
+            continue
+        res = _RESOURCE_KINDS.get(e.kind)
+        if res is not None:
+            src, owner = e.detail["source"], e.detail.get("owner")
+            sources.append({"resource": res, "source": src, "owner": owner})
+            where = src if src in ("market", "merchant") else "own" if owner == seat else "opponents"
+            i = _FROM_COLUMNS.get((res, where))
+            if i is not None:
+                counts[i] += 1
+        elif e.kind == "money" and e.amount < 0 and e.cause != "income":
+            spent -= e.amount
+    return (
+        seat,
+        a.TYPE,
+        after.actions_this_turn == 0,
+        card,
+        locations,
+        industry,
+        level,
+        spent,
+        *counts,
+        _SORTED_JSON(sources),
+        _ACTION_JSON(a.to_json()),
     )
-    row: dict[str, Any] = {
-        "game_id": gid,
-        "action_index": step.index,
-        "era": step.era,
-        "round": step.round,
-        "era_round": step.era_round,
-        "turn_position": step.turn_position,
-        "seat": seat,
-        "action_type": a.TYPE,
-        "end_of_turn": after.actions_this_turn == 0,
-        "card": card,
-        "locations": locations,
-        "industry": industry,
-        "level": level,
-        "money_spent": spent,
-        "resource_sources": _json(sources),
-        "action_json": json.dumps(a.to_json(), ensure_ascii=False, separators=(",", ":")),
-    }
-    for res, places in (("coal", ("own", "opponents", "market")), ("iron", ("own", "opponents", "market"))):
-        for p in places:
-            row[f"{res}_from_{p}"] = counts[f"{res}_from_{p}"]
-    for p in ("own", "opponents", "merchant"):
-        row[f"beer_from_{p}"] = counts[f"beer_from_{p}"]
-    return row
 
 
-def _actions(replay: Replay, gid: str) -> list[dict[str, Any]]:
-    befores = _states_before(replay)
-    return [_action_row(gid, s, b, s.state) for s, b in zip(replay.steps, befores, strict=True)]  # type: ignore[arg-type]
-
-
-def _effects(replay: Replay, gid: str) -> list[dict[str, Any]]:
-    return [
-        {
-            "game_id": gid,
-            "action_index": s.index,
-            "effect_index": i,
-            "actor": s.action.player,
-            "kind": e.kind,
-            "seat": e.seat,
-            "amount": e.amount,
-            "cause": e.cause,
-            "detail": _json(e.detail),
-        }
-        for s in replay.steps
-        for i, e in enumerate(s.effects)
-    ]
-
-
-def _is_spending(e: Effect) -> bool:
-    """Money paid to the bank by an action (the Character-tile amount): not income, never a gain."""
-    return e.kind == "money" and e.amount < 0 and e.cause != "income"
-
-
-def _board_stats(state: GameState) -> dict[int, dict[str, Any]]:
-    """Per seat, the snapshot columns that depend only on the board."""
+def _board_columns(state: GameState) -> dict[int, tuple[tuple[Any, ...], tuple[Any, ...]]]:
+    """Per seat, the snapshot values that depend only on the board: (potential link VP, potential tile VP)
+    and (tiles_on_board, tiles_<industry>..., flipped_tiles, tiles_by_level, links_on_board)."""
     rules = state.rules
-    per_seat: dict[int, list[Tile]] = {p.seat: [] for p in state.players}
-    for t in state.tiles.values():
-        per_seat[t.owner].append(t)
-    links = Counter(state.links.values())
-    link_vp = _potential_link_vp(state)
+    over = state.game_over
+    seats = range(len(state.players))
+    count = {seat: dict.fromkeys(ALL_INDUSTRIES, 0) for seat in seats}
+    by_level: dict[int, dict[str, dict[str, int]]] = {seat: {} for seat in seats}
+    flipped = dict.fromkeys(seats, 0)
+    tile_vp = dict.fromkeys(seats, 0)
+    link_icons: Counter[str] = Counter()
+    for ref, t in state.tiles.items():
+        seat = t.owner
+        count[seat][t.industry] += 1
+        lv = by_level[seat].setdefault(t.industry, {})
+        key = str(t.level)
+        lv[key] = lv.get(key, 0) + 1
+        if t.flipped:
+            info = rules.level(t.industry, t.level)
+            flipped[seat] += 1
+            tile_vp[seat] += info.vp
+            link_icons[_loc(ref)] += info.link_vp
+    links = dict.fromkeys(seats, 0)
+    link_vp = dict.fromkeys(seats, 0)
+    locations, rule_links = rules.locations, rules.links
+    for link_id, owner in state.links.items():
+        links[owner] += 1
+        if not over:
+            link_vp[owner] += sum(locations[x].printed_link_vp + link_icons[x] for x in rule_links[link_id].connects)
     out = {}
-    for seat, tiles in per_seat.items():
-        by_ind = Counter(t.industry for t in tiles)
-        by_level: dict[str, dict[str, int]] = {}
-        for t in tiles:
-            lv = by_level.setdefault(t.industry, {})
-            lv[str(t.level)] = lv.get(str(t.level), 0) + 1
-        flipped = [t for t in tiles if t.flipped]
-        stats: dict[str, Any] = {
-            "potential_link_vp": link_vp[seat],
-            "potential_tile_vp": 0 if state.game_over else sum(rules.level(t.industry, t.level).vp for t in flipped),
-            "tiles_on_board": len(tiles),
-        }
-        for ind in ALL_INDUSTRIES:
-            stats[f"tiles_{ind}"] = by_ind[ind]
-        stats["flipped_tiles"] = len(flipped)
-        stats["tiles_by_level"] = _json(by_level)
-        stats["links_on_board"] = links[seat]
-        out[seat] = stats
+    for seat in seats:
+        c = count[seat]
+        out[seat] = (
+            (link_vp[seat], 0 if over else tile_vp[seat]),
+            (sum(c.values()), *c.values(), flipped[seat], _SORTED_JSON(by_level[seat]), links[seat]),
+        )
     return out
 
 
-def _snapshots(replay: Replay, gid: str) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
+def _per_action_columns(replay: Replay, gid: str) -> dict[str, list[tuple[Any, ...]]]:
+    """Rows (tuples in schema order) of the actions, effects and turn_snapshots tables, in one pass."""
+    actions: list[tuple[Any, ...]] = []
+    effects: list[tuple[Any, ...]] = []
+    snapshots: list[tuple[Any, ...]] = []
     spent: dict[int, int] = defaultdict(int)
     spent_round = None
-    befores = _states_before(replay)
     # every change to tiles or links goes through touch_board(), which bumps board_version
-    board_cache: dict[tuple[int, bool], dict[int, dict[str, Any]]] = {}
-    for step, before in zip(replay.steps, befores, strict=True):
+    board_cache: dict[tuple[int, bool], dict[int, tuple[tuple[Any, ...], tuple[Any, ...]]]] = {}
+    before = replay.initial
+    for step in replay.steps:
         st = step.state
         assert st is not None
+        index, actor = step.index, step.action.player
+        head = (gid, index, step.era, step.round, step.era_round, step.turn_position)
+        actions.append(head + _action_columns(step, before, st))
         if step.round != spent_round:
             spent.clear()
             spent_round = step.round
-        for e in step.effects:
-            if _is_spending(e):
+        for i, e in enumerate(step.effects):
+            effects.append((gid, index, i, actor, e.kind, e.seat, e.amount, e.cause, _detail_json(e.detail)))
+            if e.kind == "money" and e.amount < 0 and e.cause != "income":
                 spent[e.seat] -= e.amount
         key = (st.board_version, st.game_over)
         board = board_cache.get(key)
         if board is None:
-            board = board_cache[key] = _board_stats(st)
-        end_of_turn = st.actions_this_turn == 0
+            board = board_cache[key] = _board_columns(st)
+        step_head = (*head, actor, st.actions_this_turn == 0)
+        order = before.turn_order
+        levels = st.rules.income_levels
         for p in st.players:
-            row: dict[str, Any] = {
-                "game_id": gid,
-                "action_index": step.index,
-                "era": step.era,
-                "round": step.round,
-                "era_round": step.era_round,
-                "turn_position": step.turn_position,
-                "actor": step.action.player,
-                "end_of_turn": end_of_turn,
-                "seat": p.seat,
-                "order_position": before.turn_order.index(p.seat),
-                "money": p.money,
-                "income_space": p.income_space,
-                "income_level": st.income_level(p.seat),
-                "vp": p.vp,
-                "loans": p.loans,
-                "cards_in_hand": len(p.hand),
-                "spent_this_round": spent[p.seat],
-                **board[p.seat],
-            }
-            out.append(row)
-    return out
+            seat = p.seat
+            vps, pieces = board[seat]
+            snapshots.append(
+                (
+                    *step_head,
+                    seat,
+                    order.index(seat),
+                    p.money,
+                    p.income_space,
+                    levels[p.income_space],
+                    p.vp,
+                    *vps,
+                    p.loans,
+                    len(p.hand),
+                    *pieces,
+                    spent[seat],
+                )
+            )
+        before = st
+    return {"actions": actions, "effects": effects, "turn_snapshots": snapshots}
 
 
 def _era_scores(replay: Replay, gid: str) -> list[dict[str, Any]]:
@@ -665,6 +677,22 @@ def _board(replay: Replay, gid: str) -> list[dict[str, Any]]:
                     "flipped": None,
                     "resources": None,
                     "vp_if_scored": _link_value(rules, values, link_id),
+                }
+            )
+        for ms in st.merchant_spaces:  # the merchant tile faces, so a board drawn from the table shows them
+            rows.append(
+                base
+                | {
+                    "piece": "merchant",
+                    "location": ms.location,
+                    "slot": ms.index,
+                    "link_id": None,
+                    "owner": None,
+                    "industry": ms.face,
+                    "level": None,
+                    "flipped": None,
+                    "resources": int(ms.beer),
+                    "vp_if_scored": 0,
                 }
             )
     return rows

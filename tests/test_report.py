@@ -1,0 +1,223 @@
+"""The post-game report and its charts: key moments, VP breakdown layout, names shown safely (issues 11, 13)."""
+
+from __future__ import annotations
+
+import colorsys
+import dataclasses
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+from conftest import convert_golden
+from matplotlib.colors import to_rgb
+from matplotlib.container import BarContainer
+
+from brass_stats.analysis import games as A
+from brass_stats.cli import main
+from brass_stats.engine.scoring import potential_vp
+from brass_stats.presentation import plots
+from brass_stats.presentation.report import _table, build_report, era_boards_from_tables
+from brass_stats.replay import replay
+from brass_stats.storage import ingest
+
+# VP per era published by the server for the 4-player golden game (setup file, vpBreakdown): links, tiles
+PUBLISHED = {"canal": ([12, 19, 6, 19], [25, 26, 30, 25]), "rail": ([41, 13, 68, 43], [70, 77, 22, 40])}
+
+
+@pytest.fixture(scope="module")
+def game4(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("logs") / "gm7vza-4p.json"
+    convert_golden("gm7vza-4p").save(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def src4(game4: Path) -> A.GameSource:
+    return A.open_game(str(game4))
+
+
+def _renamed(path: Path, names: list[str], out: Path) -> Path:
+    log = convert_golden(path.stem)
+    dataclasses.replace(log, players=tuple(names)).save(out)
+    return out
+
+
+# -- key moments -------------------------------------------------------------------------------
+
+
+def test_era_end_scoring_is_what_the_server_published(src4: A.GameSource) -> None:
+    df = A.era_end_scoring(src4)
+    for era, (links, tiles) in PUBLISHED.items():
+        rows = df[df["era"] == era]
+        assert rows["links"].tolist() == links and rows["tiles"].tolist() == tiles
+        assert (rows["scored"] == rows["links"] + rows["tiles"]).all()
+    # named: who took the era's last action
+    log = convert_golden("gm7vza-4p")
+    last_canal = int(df.loc[df["era"] == "canal", "after_action"].iloc[0])
+    assert set(df.loc[df["era"] == "canal", "last_action_by"]) == {log.players[log.actions[last_canal].player]}
+
+
+def test_the_action_ending_the_canal_era_is_not_credited_with_the_era_scoring(src4: A.GameSource) -> None:
+    """Re-derived from the engine: the swing of the era's last action is the VP after scoring minus what the
+    player had scored plus would have scored before that action, never the tiles' Rail Era value on top."""
+    r = replay(convert_golden("gm7vza-4p"))
+    last = max(s.index for s in r.steps if s.era == "canal")
+    before, after = r.state_at(last - 1), r.state_at(last)
+    assert after.era == "rail"
+    swings = A.action_swings(src4)
+    at_end = swings[swings["action_index"] == last].set_index("affected")
+    for p in before.players:
+        links, tiles = potential_vp(before, p.seat)
+        expected = after.players[p.seat].vp - (p.vp + links + tiles)
+        got = int(at_end.loc[p.name, "swing"]) if p.name in at_end.index else 0
+        assert got == expected
+        assert abs(got) < 20  # the old report showed the era's scoring (~40 VP) as a swing here
+
+
+def test_swings_name_who_acted_and_who_was_affected(src4: A.GameSource) -> None:
+    log = convert_golden("gm7vza-4p")
+    swings = A.action_swings(src4)
+    assert not swings.empty and (swings["swing"] != 0).all()
+    for row in swings.itertuples():
+        assert row.actor == log.players[log.actions[row.action_index].player]
+        assert row.affected in log.players
+    # some actions move an opponent's score (e.g. a flipped tile raising the value of their links)
+    assert (swings["actor"] != swings["affected"]).any()
+    top, _ = A.key_moments(src4, top=5)
+    assert len(top) == 5 and top["swing"].abs().is_monotonic_decreasing
+
+
+# -- charts ----------------------------------------------------------------------------------
+
+
+def test_vp_breakdown_totals_fit_and_legend_follows_the_stack(src4: A.GameSource) -> None:
+    by_source = A.vp_by_source(src4)
+    fig = plots.vp_breakdown_chart(by_source)
+    ax = fig.axes[0]
+    assert ax.get_ylim()[1] > by_source["total"].max() * 1.05  # the total written above the bar stays inside
+    fig.canvas.draw()
+    axes_box = ax.get_window_extent()
+    totals = [t for t in ax.texts if t.get_text() in {str(v) for v in by_source["total"]}]
+    assert len(totals) == len(by_source)
+    assert all(axes_box.contains(t.get_window_extent().x0, t.get_window_extent().y1 - 1) for t in totals)
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    bars = [c for c in ax.containers if isinstance(c, BarContainer)]
+    bottoms = [c.patches[0].get_y() for c in bars]
+    assert bottoms == sorted(bottoms)  # drawn bottom to top in SOURCE_COLOURS order
+    sources = [s.replace("_", " ") for s in plots.SOURCE_COLOURS if s in by_source and by_source[s].any()]
+    assert legend == list(reversed(sources))
+
+
+def test_long_player_names_do_not_overlap_on_the_x_axis() -> None:
+    names = ["Bartholomew Fitzgerald-Worthington III", "Maximiliana Oppenheimer-Rothschild", "Ann", "Z" * 60]
+    df = pd.DataFrame({"seat": range(4), "name": names, "canal_links": [10] * 4, "total": [10] * 4})
+    fig = plots.vp_breakdown_chart(df.assign(shortfall_lost=0))
+    fig.canvas.draw()
+    boxes = [t.get_window_extent() for t in fig.axes[0].get_xticklabels()]
+    assert len(boxes) == 4
+    for a, b in zip(boxes, boxes[1:], strict=False):
+        assert a.x1 < b.x0, "neighbouring names overlap"
+
+
+def test_cotton_mill_and_brewery_colours_are_far_apart() -> None:
+    def hue_light(c: str) -> tuple[float, float, float]:
+        return colorsys.rgb_to_hls(*to_rgb(c))
+
+    colours = plots.SOURCE_COLOURS
+    for a in colours:
+        for b in colours:
+            if a < b:
+                ra, rb = to_rgb(colours[a]), to_rgb(colours[b])
+                assert sum((x - y) ** 2 for x, y in zip(ra, rb, strict=True)) ** 0.5 > 0.12, (a, b)
+    cotton, brewery = hue_light(colours["cotton_mill"]), hue_light(colours["brewery"])
+    assert abs(cotton[1] - brewery[1]) > 0.4  # lightness: one pale, one dark
+
+
+def test_vp_progression_axis_counts_rounds(src4: A.GameSource) -> None:
+    progression = A.vp_progression(src4)
+    fig = plots.vp_progression_chart(progression)
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    assert labels[0] == "1" and labels[-1] == str(progression["round"].max())
+    assert "round" in ax.get_xlabel()
+    x = plots.with_round_positions(progression)
+    # every action sits inside its own round's span
+    assert ((x["x"] > x["round"] - 1) & (x["x"] <= x["round"])).all()
+
+
+# -- names ------------------------------------------------------------------------------------
+
+
+def test_names_with_dollar_signs_are_plain_text_in_every_chart(game4: Path, tmp_path: Path) -> None:
+    names = ["$x^$", "$\\frac{1}{0}$", "_hidden", "Ann"]
+    log = _renamed(game4, names, tmp_path / "gm7vza-4p.json")
+    out = tmp_path / "r.html"
+    res = CliRunner().invoke(main, ["report", str(log), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(main, ["income", str(log), "--plot", str(tmp_path / "i.png")])
+    assert res.exit_code == 0, res.output
+    src = A.open_game(str(log))
+    fig = plots.income_chart(A.round_summary(src))
+    fig.canvas.draw()
+    shown = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert len(shown) == 4  # "_hidden" is not dropped as a matplotlib "no legend" label
+    assert all(not t._preprocess_math(t.get_text())[1] for t in fig.axes[0].get_legend().get_texts())
+    text = out.read_text(encoding="utf-8")
+    assert "$x^$" in text and "_hidden" in text
+
+
+def test_a_huge_name_is_shortened_and_the_report_stays_quick(game4: Path, tmp_path: Path) -> None:
+    huge = "Ann" + "n" * 1_000_000
+    log = _renamed(game4, [huge, "Bob", "Cy", "Di"], tmp_path / "gm7vza-4p.json")
+    out = tmp_path / "r.html"
+    start = time.perf_counter()
+    res = CliRunner().invoke(main, ["report", str(log), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert time.perf_counter() - start < 120
+    text = out.read_text(encoding="utf-8")
+    assert "Annnnnn" in text and "n" * 1000 not in text and len(text) < 2_000_000
+
+
+def test_tables_convert_names_of_every_string_dtype() -> None:
+    for dtype in (object, "string", pd.StringDtype("pyarrow"), "str"):
+        df = pd.DataFrame({"name": pd.Series(["AI-1（jsb）", "<b>x</b>"], dtype=dtype), "vp": [1, 2]})
+        html = _table(df)
+        assert "AI-1(jsb)" in html and "（" not in html, dtype
+        assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>x" not in html
+
+
+def test_importing_the_charts_selects_no_backend() -> None:
+    code = (
+        "import sys, matplotlib\n"
+        "import brass_stats.presentation.report, brass_stats.presentation.plots, brass_stats.presentation.board\n"
+        "assert 'matplotlib.pyplot' not in sys.modules, 'pyplot imported'\n"
+        "assert matplotlib.rcParams._get_backend_or_none() is None, matplotlib.rcParams._get_backend_or_none()\n"
+    )
+    env = {k: v for k, v in __import__("os").environ.items() if k != "MPLBACKEND"}
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert res.returncode == 0, res.stderr
+
+
+# -- boards from the database ------------------------------------------------------------------
+
+
+def test_boards_from_the_database_keep_the_merchant_tiles(game4: Path, tmp_path: Path) -> None:
+    db = tmp_path / "g.duckdb"
+    assert ingest([str(game4)], db, workers=1, progress=False).exit_status == 0
+    con = duckdb.connect(str(db), read_only=True)
+    gid = con.execute("SELECT game_id FROM games").fetchone()[0]  # type: ignore[index]
+    con.close()
+    r = replay(convert_golden("gm7vza-4p"))
+    boards = dict(era_boards_from_tables(A.open_game(gid, db)))
+    last_canal = max(s.index for s in r.steps if s.era == "canal")
+    for era, state in (("canal", r.state_at(last_canal)), ("rail", r.state)):
+        want = sorted((m.location, m.index, m.face, m.beer) for m in state.merchant_spaces)
+        got = sorted((m.location, m.index, m.face, m.beer) for m in boards[era].merchant_spaces)
+        assert got == want and {f for _, _, f, _ in got} - {"blank"}
+    html = build_report(A.open_game(gid, db))
+    assert html.count("data:image/png;base64,") == 6
