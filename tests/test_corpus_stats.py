@@ -22,7 +22,7 @@ from brass_stats.cli import main
 
 
 def _run(*args: str) -> str:
-    res = CliRunner().invoke(main, list(args))
+    res = CliRunner().invoke(main, list(args), env={"COLUMNS": "200"})
     assert res.exit_code == 0, res.output
     assert "Traceback" not in res.output
     return res.output
@@ -193,7 +193,7 @@ def test_date_filters_keep_only_dated_games(mixed: Path) -> None:
         "--format",
         "csv",
     )
-    assert out.splitlines()[1].startswith("0,1,1,0.0,")
+    assert out.splitlines()[1].startswith("0,1,1,0,0,")
 
 
 def test_edition_filter(mixed: Path) -> None:
@@ -292,7 +292,7 @@ def test_openings_win_rates_and_top(opened: Path) -> None:
     out = _run("openings", "--db", str(opened), "--actions", "1", "--min-games", "5")
     assert "all 2 bucket(s) have fewer than 5 player-games" in out
     out = _run("openings", "--db", str(opened), "--actions", "1", "--min-games", "1", "--format", "csv")
-    assert "card-" not in out and out.splitlines()[1].startswith("build coal_mine,4,4,3.0,0.75,")
+    assert "card-" not in out and out.splitlines()[1].startswith("build coal_mine,4,4,3,0.75,")
 
 
 # -- curves and compare ----------------------------------------------------------------------------

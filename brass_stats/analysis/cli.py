@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 import time
-import unicodedata
 from importlib import resources
 from pathlib import Path
 
@@ -12,37 +11,10 @@ import click
 import pandas as pd
 
 from ..errors import BrassError
+from ..exitcodes import BAD_INPUT
+from ..output import emit, format_option
 from . import games as A
-from .stats import corpus_summary, stats_by
-
-FORMATS = click.Choice(["table", "csv", "json"])
-
-
-def emit(df: pd.DataFrame, fmt: str, title: str | None = None) -> None:
-    """Print a DataFrame as a rich table, CSV or JSON records."""
-    if fmt == "csv":
-        click.echo(df.to_csv(index=False), nl=False)
-        return
-    if fmt == "json":
-        click.echo(df.to_json(orient="records", force_ascii=False))
-        return
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=title, show_lines=False, header_style="bold")
-    for col in df.columns:
-        table.add_column(str(col), justify="right" if pd.api.types.is_numeric_dtype(df[col]) else "left")
-    for row in df.itertuples(index=False):
-        table.add_row(*(_cell(v) for v in row))
-    Console(width=max(100, min(200, 14 * len(df.columns)))).print(table)
-
-
-def _cell(v: object) -> str:
-    if v is None or (isinstance(v, float) and pd.isna(v)):
-        return ""
-    if isinstance(v, float):
-        return f"{v:g}"
-    return unicodedata.normalize("NFKC", str(v))
+from .stats import as_percentages, corpus_summary, stats_by
 
 
 def _open(game: str, db: Path | None) -> A.GameSource:
@@ -50,12 +22,12 @@ def _open(game: str, db: Path | None) -> A.GameSource:
         return A.open_game(game, db)
     except BrassError as e:
         click.echo(f"error: {e}", err=True)
-        sys.exit(2)
+        sys.exit(BAD_INPUT)
 
 
 GAME = click.argument("game")
 DB = click.option("--db", type=click.Path(dir_okay=False, path_type=Path), help="DuckDB file to look GAME up in.")
-FORMAT = click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
+FORMAT = format_option()
 
 
 @click.command("income")
@@ -84,12 +56,49 @@ def vp_command(game: str, db: Path | None, fmt: str, by_era: bool, plot: Path | 
     """VP by source per player: canal and rail links, flipped tiles by industry, merchant bonuses, shortfalls."""
     src = _open(game, db)
     by_source = A.vp_by_source(src)
-    emit(A.vp_breakdown(src) if by_era else by_source, fmt, "VP by source")
+    if by_era:
+        emit(A.vp_breakdown(src), fmt, "VP by source and era")
+    else:
+        # a table for people: sources down, players across; CSV/JSON keep one record per player
+        sources = vp_sources(by_source, _edition(src))
+        if fmt == "table":
+            emit(vp_sources_by_player(by_source, sources), fmt, "VP by source")
+        else:
+            emit(by_source[["seat", "name", *sources]], fmt)
     if plot is not None:
         from ..presentation.plots import vp_breakdown_chart
 
         vp_breakdown_chart(by_source).savefig(plot)
         click.echo(f"wrote {plot}", err=True)
+
+
+def _edition(src: A.GameSource) -> str:
+    row = src.con.execute("SELECT edition FROM games WHERE game_id = ?", [src.game_id]).fetchone()
+    return str(row[0]) if row else "birmingham"
+
+
+def vp_sources(by_source: pd.DataFrame, edition: str) -> list[str]:
+    """The VP sources of ``vp_by_source`` that apply to the edition (no Birmingham ports, no cash VP...)."""
+    from ..rules_data import ALL_INDUSTRIES, load_rules
+
+    rules = load_rules(edition)
+    lacking = [i for i in ALL_INDUSTRIES if i not in rules.industries]
+    if not rules.cash_vp_per:
+        lacking.append("cash")
+    if "introductory" in by_source and not by_source["introductory"].any():
+        lacking.append("introductory")
+    return [c for c in by_source.columns if c not in ("seat", "name", *lacking)]
+
+
+def vp_sources_by_player(by_source: pd.DataFrame, sources: list[str]) -> pd.DataFrame:
+    """Sources as rows, players as columns."""
+    names = [str(n) for n in by_source["name"]]
+    if len(set(names)) < len(names):  # two players of the same name: the seat tells them apart
+        names = [f"{n} (seat {s})" for n, s in zip(names, by_source["seat"], strict=True)]
+    table = pd.DataFrame({"source": sources})
+    for col, (_, row) in zip(names, by_source.iterrows(), strict=True):
+        table[col] = [int(row[s]) for s in sources]
+    return table
 
 
 @click.command("report")
@@ -135,9 +144,7 @@ def demo_command(out: Path, workers: int | None) -> None:
         """
     ).df()
     emit(winners, "table", "Winners of the real (imported) games")
-    wins = stats_by(con, "turn_position")
-    for c in ("win_rate", "ci_low", "ci_high", "expected_win_rate"):
-        wins[c] = wins[c].map(lambda v: f"{100 * v:.1f}%")
+    wins = as_percentages(stats_by(con, "turn_position"))
     emit(wins, "table", "Wins by first-round turn position (ties share the win)")
     first = con.execute("SELECT game_id FROM games ORDER BY game_id LIMIT 1").fetchone()
     real = winners["game_id"].iloc[-1] if not winners.empty else (first[0] if first else None)
@@ -149,7 +156,7 @@ def demo_command(out: Path, workers: int | None) -> None:
     click.echo("")
     click.echo(f"Database:        {db.resolve()}")
     click.echo(f"Post-game report: {report.resolve()} (game {real})")
-    click.echo("Try:             brass-stats stats --db " + str(db) + " --by strategy")
+    click.echo("Try:             brass-stats stats --db " + str(db) + " --by strategy --min-games 5")
     click.echo(f"Done in {time.perf_counter() - start:.1f} s.")
 
 

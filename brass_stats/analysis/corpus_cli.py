@@ -18,16 +18,16 @@ import duckdb
 import pandas as pd
 
 from ..errors import BrassError
+from ..exitcodes import BAD_INPUT
+from ..output import emit, format_option
 from ..storage.duckdb_store import sql_type
 from ..storage.tables import SCHEMAS
 from . import games as A
 from .curves import CURVE_DIMENSIONS, METRIC_LABELS, METRICS, compare_game, comparison_sentences, curves
 from .filters import CorpusFilter, corpus_filter_options
-from .stats import DIMENSIONS, RATE_COLUMNS, openings, stats_by
+from .stats import DIMENSIONS, as_percentages, openings, stats_by
 
-FORMAT = click.option(
-    "--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True
-)
+FORMAT = format_option()
 PLOT = click.option(
     "--plot", type=click.Path(dir_okay=False, path_type=Path), help="Also draw the chart to this file (.png, .svg)."
 )
@@ -78,7 +78,7 @@ def _connect(db: Path | None, parquet: Path | None) -> duckdb.DuckDBPyConnection
 
 def _fail(message: str) -> None:
     click.echo(f"error: {message}", err=True)
-    sys.exit(2)
+    sys.exit(BAD_INPUT)
 
 
 def _note(message: str, fmt: str) -> None:
@@ -88,14 +88,7 @@ def _note(message: str, fmt: str) -> None:
 
 def _show(df: pd.DataFrame, fmt: str, title: str) -> None:
     """Print ``df``; in a table, rates read as percentages (csv/json keep fractions of 1)."""
-    from .cli import emit
-
-    if fmt == "table":
-        df = df.copy()
-        for c in RATE_COLUMNS:
-            if c in df.columns:
-                df[c] = df[c].map(lambda v: f"{100 * v:.1f}%")
-    emit(df, fmt, title)
+    emit(as_percentages(df) if fmt == "table" else df, fmt, title)
 
 
 def _nothing(filters: CorpusFilter, fmt: str, what: str = "player-games") -> None:

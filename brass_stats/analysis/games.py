@@ -52,7 +52,8 @@ def open_game(game: str, db: str | Path | None = None) -> GameSource:
     if not Path(db).exists():
         raise GameNotFound(f"database {db} does not exist")
     con = duckdb.connect(str(db), read_only=True)
-    rows = con.execute("SELECT game_id FROM games WHERE game_id LIKE ? ORDER BY game_id", [game + "%"]).fetchall()
+    # a literal prefix: '%' and '_' in what the user typed are not wildcards
+    rows = con.execute("SELECT game_id FROM games WHERE starts_with(game_id, ?) ORDER BY game_id", [game]).fetchall()
     if not rows:
         raise GameNotFound(f"no game with id {game!r} in {db}")
     if len(rows) > 1:
@@ -97,7 +98,15 @@ def round_summary(src: GameSource) -> pd.DataFrame:
 def income_by_round(src: GameSource) -> pd.DataFrame:
     """Income level per player at the end of each round (wide: one column per player)."""
     df = round_summary(src)
-    wide = df.pivot_table(index=["round", "era", "era_round"], columns="name", values="income_level", sort=False)
+    seats = df.drop_duplicates("seat").sort_values("seat")
+    names = [str(n) for n in seats["name"]]
+    if len(set(names)) < len(names):  # two players of the same name: the seat tells them apart
+        names = [f"{n} (seat {s})" for n, s in zip(names, seats["seat"], strict=True)]
+    column = dict(zip(seats["seat"], names, strict=True))
+    # pivot, not pivot_table: no averaging, so levels stay integers; columns in seat order
+    wide = df.assign(column=df["seat"].map(column)).pivot(
+        index=["round", "era", "era_round"], columns="column", values="income_level"
+    )[names]
     wide.columns.name = None
     return wide.reset_index()
 

@@ -148,6 +148,19 @@ def add_dimensions(
     return pg
 
 
+def as_percentages(df: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``df`` for tables: the rate columns as text percentages (``0.4321`` -> ``43.2%``).
+
+    >>> as_percentages(pd.DataFrame({"win_rate": [0.4321, 1.0]}))["win_rate"].tolist()
+    ['43.2%', '100.0%']
+    """
+    out = df.copy()
+    for c in RATE_COLUMNS:
+        if c in out.columns:
+            out[c] = out[c].map(lambda v: f"{100 * v:.1f}%")
+    return out
+
+
 def _clean(x: float, digits: int) -> float:
     """Rounded, and never ``-0``."""
     return round(x, digits) + 0.0
@@ -260,6 +273,7 @@ __all__ = [
     "DIMENSIONS",
     "OUTCOME_DIMENSIONS",
     "add_dimensions",
+    "as_percentages",
     "corpus_summary",
     "openings",
     "opening_sequences",

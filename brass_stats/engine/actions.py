@@ -198,6 +198,21 @@ ACTION_TYPES: dict[str, type[Action]] = {
 }
 
 
+def _short_repr(self: Any) -> str:
+    """One line: the class and the fields that are stated (choices left as ``None`` are omitted).
+
+    >>> Build(player=0, card="loc:dudley", industry="coal_mine", location="dudley", slot=0)
+    Build(player=0, card='loc:dudley', industry='coal_mine', location='dudley', slot=0)
+    """
+    stated = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if getattr(self, f.name) is not None)
+    return f"{type(self).__name__}({stated})"
+
+
+# the dataclass reprs list every unstated choice as None: a move list would be mostly "None"
+for _cls in (Action, Sale, *ACTION_TYPES.values()):
+    _cls.__repr__ = _short_repr  # type: ignore[method-assign, assignment]
+
+
 # -- decoding helpers ------------------------------------------------------
 
 

@@ -1,30 +1,25 @@
 """Charts across many games: per-round curves with their interquartile band, and one game against the band.
 
-Built on :class:`matplotlib.figure.Figure` directly (no pyplot, no backend chosen), so they work in
-scripts, servers and notebooks alike.
+Built as :class:`~brass_stats.presentation.plots.Chart` figures (no pyplot, no backend chosen): they
+work in scripts (``savefig``) and show inline in Jupyter.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
 import pandas as pd
-from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
+
+from .plots import Chart, new_chart
+from .text import plot_text as _text
 
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22"]
 
 
-def _text(v: object) -> str:
-    """A label safe for matplotlib: no mathtext from a ``$`` in a player's name."""
-    return unicodedata.normalize("NFKC", str(v)).replace("$", r"\$")
-
-
-def curves_chart(df: pd.DataFrame, by: Sequence[str], ylabel: str, title: str) -> Figure:
+def curves_chart(df: pd.DataFrame, by: Sequence[str], ylabel: str, title: str) -> Chart:
     """``df``: :func:`brass_stats.analysis.curves.curves`; one mean line and interquartile band per bucket."""
-    fig = Figure(figsize=(8, 4.5))
-    ax = fig.subplots()
+    fig, ax = new_chart(8, 4.5)
     groups = df.groupby(list(by), sort=False) if len(df) else []
     for i, (key, g) in enumerate(groups):
         keys = key if isinstance(key, tuple) else (key,)
@@ -39,14 +34,12 @@ def curves_chart(df: pd.DataFrame, by: Sequence[str], ylabel: str, title: str) -
     if len(df):
         ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
-    fig.tight_layout()
     return fig
 
 
-def compare_chart(cmp: pd.DataFrame, ylabel: str, title: str) -> Figure:
+def compare_chart(cmp: pd.DataFrame, ylabel: str, title: str) -> Chart:
     """``cmp``: :func:`brass_stats.analysis.curves.compare_game`; the winners' band and each player's line."""
-    fig = Figure(figsize=(8, 4.5))
-    ax = fig.subplots()
+    fig, ax = new_chart(8, 4.5)
     band = cmp.drop_duplicates("round").sort_values("round")
     ax.fill_between(
         band["round"],
@@ -68,17 +61,15 @@ def compare_chart(cmp: pd.DataFrame, ylabel: str, title: str) -> Figure:
     ax.set_title(_text(title))
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
-    fig.tight_layout()
     return fig
 
 
-def win_rate_chart(df: pd.DataFrame, dimension: str, title: str) -> Figure:
+def win_rate_chart(df: pd.DataFrame, dimension: str, title: str) -> Chart:
     """Win rate per bucket with its 95% Wilson interval, and the expected win rate as a reference line.
 
     ``df``: :func:`brass_stats.analysis.stats.stats_by` for one dimension.
     """
-    fig = Figure(figsize=(8, 4))
-    ax = fig.subplots()
+    fig, ax = new_chart(8, 4)
     x = range(len(df))
     rate = df["win_rate"] * 100
     err = [rate - df["ci_low"] * 100, df["ci_high"] * 100 - rate]
@@ -90,7 +81,6 @@ def win_rate_chart(df: pd.DataFrame, dimension: str, title: str) -> Figure:
     ax.set_xlabel(_text(dimension))
     ax.set_title(_text(title))
     ax.legend(fontsize=8)
-    fig.tight_layout()
     return fig
 
 
