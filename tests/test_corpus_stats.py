@@ -369,7 +369,7 @@ def test_compare_against_winners_of_same_player_count(curved: Path) -> None:
 
 def test_compare_unknown_game_is_one_line(curved: Path) -> None:
     res = CliRunner().invoke(main, ["compare", "zzz", "--db", str(curved)])
-    assert res.exit_code == 2 and "is neither a log file nor a game id" in res.output
+    assert res.exit_code == 2 and "no game with id 'zzz'" in res.output
     assert res.output.count("\n") == 1
 
 

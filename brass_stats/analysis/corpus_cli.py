@@ -20,8 +20,7 @@ import pandas as pd
 from ..errors import BrassError
 from ..exitcodes import BAD_INPUT
 from ..output import emit, format_option
-from ..storage.duckdb_store import sql_type
-from ..storage.tables import SCHEMAS
+from ..storage.corpus import CorpusRef, connect_or_exit, corpus_options
 from . import games as A
 from .curves import CURVE_DIMENSIONS, METRIC_LABELS, METRICS, compare_game, comparison_sentences, curves
 from .filters import CorpusFilter, corpus_filter_options
@@ -34,46 +33,14 @@ PLOT = click.option(
 
 
 def _corpus_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """``--db FILE`` / ``--parquet DIR``: the command gets an open read-only connection as ``con``."""
+    """``--db FILE`` / ``--parquet DIR`` (one of them): the command gets an open read-only connection as ``con``."""
 
+    @corpus_options(required=True, what="the games to analyse")
     @functools.wraps(fn)
-    def wrapper(*args: Any, db: Path | None, parquet: Path | None, **kwargs: Any) -> Any:
-        if (db is None) == (parquet is None):
-            raise click.UsageError("give the games with --db FILE or --parquet DIR (one of the two)")
-        return fn(*args, con=_connect(db, parquet), corpus_path=db or parquet, **kwargs)
+    def wrapper(*args: Any, corpus: CorpusRef, **kwargs: Any) -> Any:
+        return fn(*args, con=connect_or_exit(corpus), corpus_path=str(corpus), **kwargs)
 
-    wrapper = click.option(
-        "--parquet", type=click.Path(file_okay=False, path_type=Path), help="Parquet dataset folder of the games."
-    )(wrapper)
-    return click.option("--db", type=click.Path(dir_okay=False, path_type=Path), help="DuckDB file of the games.")(
-        wrapper
-    )
-
-
-def _connect(db: Path | None, parquet: Path | None) -> duckdb.DuckDBPyConnection:
-    if db is not None:
-        if not db.is_file():
-            _fail(f"database {db} does not exist")
-        try:
-            return duckdb.connect(str(db), read_only=True)
-        except duckdb.Error as e:
-            _fail(f"cannot open {db}: {e}")
-    assert parquet is not None
-    if not parquet.is_dir():
-        _fail(f"Parquet dataset {parquet} does not exist")
-    con = duckdb.connect(":memory:")
-    for table in ("games", "players", "actions", "turn_snapshots", "era_scores"):
-        files = sorted((parquet / table).rglob("*.parquet"))
-        if not files:  # a table without rows: an empty view of the right columns
-            cols = ", ".join(f'CAST(NULL AS {sql_type(f.type)}) AS "{f.name}"' for f in SCHEMAS[table])
-            con.execute(f"CREATE VIEW {table} AS SELECT {cols} WHERE false")
-            continue
-        listing = ", ".join("'" + str(f).replace("'", "''") + "'" for f in files)
-        con.execute(
-            f"CREATE VIEW {table} AS SELECT * FROM read_parquet([{listing}], hive_partitioning = true, "
-            "union_by_name = true, hive_types = {'edition': VARCHAR, 'player_count': INTEGER})"
-        )
-    return con
+    return wrapper
 
 
 def _fail(message: str) -> None:
@@ -135,7 +102,7 @@ def _hidden(df: pd.DataFrame, min_games: int, fmt: str) -> None:
 @PLOT
 def stats_command(
     con: duckdb.DuckDBPyConnection,
-    corpus_path: Path,
+    corpus_path: str,
     by: tuple[str, ...],
     opening_actions: int,
     filters: CorpusFilter,
@@ -176,7 +143,7 @@ def stats_command(
 @FORMAT
 def openings_command(
     con: duckdb.DuckDBPyConnection,
-    corpus_path: Path,
+    corpus_path: str,
     actions: int,
     builds: bool,
     top: int,
@@ -210,7 +177,7 @@ def openings_command(
 @PLOT
 def curves_command(
     con: duckdb.DuckDBPyConnection,
-    corpus_path: Path,
+    corpus_path: str,
     metric: str,
     by: tuple[str, ...],
     filters: CorpusFilter,
@@ -246,13 +213,15 @@ def curves_command(
 @_corpus_options
 @click.option("--metric", type=click.Choice(list(METRICS)), default="income", show_default=True)
 @click.option("--round", "round_no", type=int, help="Round to describe in words (default: the Canal Era's last).")
-@corpus_filter_options(min_games_default=5)
+@corpus_filter_options(
+    min_games_default=5, min_games_help="The fewest corpus games the comparison needs.", edition_and_players=False
+)
 @FORMAT
 @PLOT
 def compare_command(
     game: str,
     con: duckdb.DuckDBPyConnection,
-    corpus_path: Path,
+    corpus_path: str,
     metric: str,
     round_no: int | None,
     filters: CorpusFilter,
@@ -263,16 +232,10 @@ def compare_command(
     """One game's per-round metric against the corpus's winners of the same edition and player count.
 
     GAME is a log file, or a game id (or unique prefix) in the corpus; the game itself is left out
-    of the comparison. --edition and --players are taken from GAME; --min-games is the fewest
-    corpus games the comparison needs.
+    of the comparison; the edition and player count are GAME's.
     """
-    if filters.editions or filters.players:
-        raise click.BadParameter("compare uses GAME's own edition and player count", param_hint="--edition/--players")
     try:
-        if Path(game).suffix == ".json" or Path(game).exists():
-            src = A.open_game(game)
-        else:
-            src = _game_in(con, game, corpus_path)
+        src = A.open_game(game, con)
     except BrassError as e:
         _fail(str(e))
     cmp = compare_game(src.con, src.game_id, con, metric, filters)
@@ -300,15 +263,6 @@ def compare_command(
 
         compare_chart(cmp, METRIC_LABELS[metric], title).savefig(plot)
         click.echo(f"wrote {plot}", err=True)
-
-
-def _game_in(con: duckdb.DuckDBPyConnection, game: str, corpus_path: Path) -> A.GameSource:
-    rows = con.execute("SELECT game_id FROM games WHERE game_id LIKE ? ORDER BY game_id", [game + "%"]).fetchall()
-    if not rows:
-        raise A.GameNotFound(f"{game!r} is neither a log file nor a game id in {corpus_path}")
-    if len(rows) > 1:
-        raise A.GameNotFound(f"{game!r} matches {len(rows)} games in {corpus_path}; give more of the id")
-    return A.GameSource(con, rows[0][0])
 
 
 COMMANDS = [stats_command, openings_command, curves_command, compare_command]

@@ -140,20 +140,25 @@ def _parse_date(ctx: click.Context, param: click.Parameter, value: str | None) -
 FILTER_OPTION_NAMES = ("editions", "players", "source", "since", "until")
 
 
-def corpus_filter_options(min_games_default: int = 10) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def corpus_filter_options(
+    min_games_default: int = 10,
+    min_games_help: str = "Hide buckets with fewer player-games than this.",
+    edition_and_players: bool = True,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Click decorator: ``--edition``, ``--players``, ``--source``, ``--since``, ``--until``, ``--min-games``.
 
     The wrapped command receives ``filters: CorpusFilter`` and ``min_games: int`` instead of the
-    separate options.
+    separate options. Without ``edition_and_players`` (a command that takes them from a game) the
+    first two options are left out.
     """
 
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            values = {k: kwargs.pop(k) for k in FILTER_OPTION_NAMES}
+            values = {k: kwargs.pop(k, None) for k in FILTER_OPTION_NAMES}
             kwargs["filters"] = CorpusFilter(
-                editions=tuple(values["editions"]),
-                players=values["players"],
+                editions=tuple(values["editions"] or ()),
+                players=values["players"] or (),
                 source=values["source"],
                 since=values["since"],
                 until=values["until"],
@@ -186,9 +191,11 @@ def corpus_filter_options(min_games_default: int = 10) -> Callable[[Callable[...
                 type=click.IntRange(min=1),
                 default=min_games_default,
                 show_default=True,
-                help="Hide buckets with fewer player-games than this.",
+                help=min_games_help,
             ),
         ]
+        if not edition_and_players:
+            options = options[2:]
         out: Callable[..., Any] = wrapper
         for opt in reversed(options):
             out = opt(out)
