@@ -227,3 +227,42 @@ def test_boards_from_the_database_keep_the_merchant_tiles(game4: Path, tmp_path:
         assert got == want and {f for _, _, f, _ in got} - {"blank"}
     html = build_report(A.open_game(gid, db))
     assert html.count("data:image/png;base64,") == 6
+
+
+# -- in a real browser ---------------------------------------------------------------------------
+
+
+def test_report_fits_the_page_in_headless_chromium(game4: Path, tmp_path: Path) -> None:
+    """Laid out by Chromium at a laptop width: nothing overflows the page, the VP table fits without
+    scrolling, the key moments link to the viewer, and long non-ASCII names come out as text."""
+    import shutil
+
+    from playwright.sync_api import sync_playwright
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert chromium, "Chromium is installed by .ci/run (apt-get install chromium)"
+    names = ["Zoë Ångström-Weißmüller (très long nom)", "AI-1（jsb-v20260910）", "Łukasz Żółć", "Ann"]
+    log = _renamed(game4, names, tmp_path / "gm7vza-4p.json")
+    out = tmp_path / "report.html"
+    html = build_report(A.open_game(str(log)), viewer_href="game-viewer.html")
+    out.write_text(html, encoding="utf-8")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page(viewport={"width": 1000, "height": 800})
+            page.goto(out.as_uri())
+            assert page.evaluate("document.documentElement.scrollWidth") <= 1000
+            tables = page.evaluate(
+                """[...document.querySelectorAll('div.scroll')].map(d => ({
+                       head: d.querySelector('th').textContent, overflow: d.scrollWidth > d.clientWidth}))"""
+            )
+            vp = [t for t in tables if t["head"] == "VP from"]
+            assert vp and not any(t["overflow"] for t in vp)
+            body = page.inner_text("body")
+            assert "Zoë Ångström-Weißmüller" in body and "AI-1(jsb-v20260910)" in body and "Łukasz Żółć" in body
+            links = page.eval_on_selector_all("a[href*='#action=']", "els => els.map(e => e.getAttribute('href'))")
+            assert "game-viewer.html#action=123" in links
+            page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
+        finally:
+            browser.close()
+    assert (tmp_path / "report.png").stat().st_size > 100_000
