@@ -11,7 +11,7 @@ environment variables (they reach worker processes too), e.g.
 | actions per log | ``BRASS_STATS_MAX_ACTIONS`` | 5,000 |
 | characters per string (names, card codes, keys, ``source`` text) | ``BRASS_STATS_MAX_STRING_LENGTH`` | 500 |
 | nesting depth of ``source`` | ``BRASS_STATS_MAX_DEPTH`` | 16 |
-| digits per integer | ``BRASS_STATS_MAX_INT_DIGITS`` | 20 (a seed below 2**64 has at most 20) |
+| digits per number in ``source`` (elsewhere the schema's ranges are stricter) | ``BRASS_STATS_MAX_INT_DIGITS`` | 20 |
 
 Integer ranges (seats, slots, VP, money, income, tile overrides) are not limits of this kind:
 the schema and the rules data fix them (see docs/log-format.md, "Limits").
