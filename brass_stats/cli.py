@@ -39,7 +39,8 @@ class BrassGroup(click.Group):
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except BrassError as e:
-            _fail(BAD_INPUT, f"error: {e}")
+            # an error may name its own status (a store in use by another process: BUSY)
+            _fail(getattr(e, "exit_status", BAD_INPUT), f"error: {e}")
         except OSError as e:
             if isinstance(e, BrokenPipeError):  # `brass-stats ... | head`: the reader has gone, not an error
                 _quiet_stdout()

@@ -13,20 +13,26 @@ import pandas as pd
 from ..errors import BrassError
 from ..exitcodes import BAD_INPUT
 from ..output import emit, format_option
+from ..storage.corpus import EXIT_BUSY, CorpusBusy, CorpusRef, connect_or_exit, corpus_options
 from . import games as A
 from .stats import DIMENSIONS, corpus_summary, stats_by
 
 
-def _open(game: str, db: Path | None) -> A.GameSource:
+def _open(game: str, corpus: CorpusRef | None) -> A.GameSource:
     try:
-        return A.open_game(game, db)
+        if corpus is None:
+            return A.open_game(game)
+        return A.open_game(game, corpus.db, corpus.parquet)
+    except CorpusBusy as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(EXIT_BUSY)
     except BrassError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(BAD_INPUT)
 
 
 GAME = click.argument("game")
-DB = click.option("--db", type=click.Path(dir_okay=False, path_type=Path), help="DuckDB file to look GAME up in.")
+DB = corpus_options(what="the games to look GAME up in")
 FORMAT = format_option()
 
 
@@ -35,9 +41,9 @@ FORMAT = format_option()
 @DB
 @FORMAT
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), help="Also draw the curves (.png or .svg).")
-def income_command(game: str, db: Path | None, fmt: str, plot: Path | None) -> None:
-    """Income level per player per round of GAME (a log file, or a game id in --db)."""
-    src = _open(game, db)
+def income_command(game: str, corpus: CorpusRef | None, fmt: str, plot: Path | None) -> None:
+    """Income level per player per round of GAME (a log file, or a game id in --db / --parquet)."""
+    src = _open(game, corpus)
     emit(A.income_by_round(src), fmt, "Income level at the end of each round")
     if plot is not None:
         from ..presentation.plots import income_chart
@@ -52,9 +58,9 @@ def income_command(game: str, db: Path | None, fmt: str, plot: Path | None) -> N
 @FORMAT
 @click.option("--by-era", is_flag=True, help="One row per player and era.")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), help="Also draw a stacked bar chart.")
-def vp_command(game: str, db: Path | None, fmt: str, by_era: bool, plot: Path | None) -> None:
+def vp_command(game: str, corpus: CorpusRef | None, fmt: str, by_era: bool, plot: Path | None) -> None:
     """VP by source per player: canal and rail links, flipped tiles by industry, merchant bonuses, shortfalls."""
-    src = _open(game, db)
+    src = _open(game, corpus)
     by_source = A.vp_by_source(src)
     if by_era:
         emit(A.vp_breakdown(src), fmt, "VP by source and era")
@@ -105,26 +111,24 @@ def vp_sources_by_player(by_source: pd.DataFrame, sources: list[str]) -> pd.Data
 @GAME
 @DB
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("report.html"), show_default=True)
-def report_command(game: str, db: Path | None, out: Path) -> None:
+def report_command(game: str, corpus: CorpusRef | None, out: Path) -> None:
     """Write the post-game report of GAME as one self-contained HTML file."""
     from ..presentation.report import write_report
 
-    src = _open(game, db)
+    src = _open(game, corpus)
     click.echo(f"wrote {write_report(src, out)}")
 
 
 @click.command("stats")
-@click.option("--db", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
+@corpus_options(required=True)
 @click.option("--by", "dimension", type=click.Choice(DIMENSIONS), required=True)
 @click.option(
     "--min-games", type=int, default=30, show_default=True, help="Buckets with fewer player-games are marked."
 )
 @FORMAT
-def stats_command(db: Path, dimension: str, min_games: int, fmt: str) -> None:
+def stats_command(corpus: CorpusRef, dimension: str, min_games: int, fmt: str) -> None:
     """Win rates (95% Wilson interval), expected wins, mean VP and margin per bucket of a dimension."""
-    import duckdb
-
-    con = duckdb.connect(str(db), read_only=True)
+    con = connect_or_exit(corpus)
     emit(
         stats_by(con, dimension, min_games),
         fmt,

@@ -1,19 +1,23 @@
 """The ``replay`` and ``ingest`` commands (standalone click commands, registered on the main group).
 
 Exit status: 0 every game stored or already stored; 1 a game failed validation (it is in the
-``failures`` table); 2 no input files found (or a named file does not exist).
+``failures`` table); 2 no input files found (or a named file does not exist), or the store cannot be
+opened; 4 (:data:`~brass_stats.exitcodes.BUSY`) the store is being written by another process.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
 from ..exitcodes import BAD_INPUT
 from ..output import emit, format_option
 from ..validate import expand_paths
+from .corpus import EXIT_BUSY
+from .duckdb_store import CorpusBusy, CorpusError
 from .ingest import IngestReport, ingest, replay_files
 
 MISSING = BAD_INPUT
@@ -41,6 +45,11 @@ def _echo_report(report: IngestReport, parquet: Path | None, fmt: str = "table")
     emit([row], fmt)
 
 
+def _store_error(e: Exception) -> NoReturn:
+    click.echo(f"error: {e}", err=True)
+    sys.exit(EXIT_BUSY if isinstance(e, CorpusBusy) else MISSING)
+
+
 def _check_inputs(items: tuple[str, ...]) -> list[Path]:
     files = expand_paths(items)
     missing = [str(p) for p in files if not p.exists()]
@@ -64,7 +73,10 @@ def replay_command(files: tuple[str, ...], db: Path, parquet: Path | None, fmt: 
     where starting processes is not allowed. For collections use `ingest` (parallel).
     """
     paths = _check_inputs(files)
-    report = replay_files(paths, db, parquet)
+    try:
+        report = replay_files(paths, db, parquet)
+    except (CorpusBusy, CorpusError) as e:
+        _store_error(e)
     _echo_report(report, parquet, fmt)
     sys.exit(report.exit_status)
 
@@ -86,6 +98,9 @@ def ingest_command(paths: tuple[str, ...], db: Path, parquet: Path | None, worke
     This is the import command for collections; `replay` does the same in one process.
     """
     files = _check_inputs(paths)
-    report = ingest(files, db, parquet, workers=workers, progress=sys.stderr.isatty() and fmt == "table")
+    try:
+        report = ingest(files, db, parquet, workers=workers, progress=sys.stderr.isatty() and fmt == "table")
+    except (CorpusBusy, CorpusError) as e:
+        _store_error(e)
     _echo_report(report, parquet, fmt)
     sys.exit(report.exit_status)
