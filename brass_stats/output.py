@@ -97,8 +97,8 @@ def emit(data: pd.DataFrame | Iterable[Mapping[str, Any]], fmt: str, title: str 
 
     table = Table(title=title, show_lines=False, header_style="bold")
     for col in df.columns:
-        justify = "right" if pd.api.types.is_numeric_dtype(df[col]) else "left"
-        table.add_column(Text(printable(str(col), 60)), justify=justify)
+        numeric = pd.api.types.is_numeric_dtype(df[col])
+        table.add_column(Text(printable(str(col), 60)), justify="right" if numeric else "left")
     for row in df.itertuples(index=False):
         table.add_row(*(Text(_cell(v)) for v in row))
     Console(soft_wrap=False).print(table)
