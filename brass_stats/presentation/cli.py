@@ -60,9 +60,12 @@ def _log_file_from_db(game: str, db: Path) -> Path:
     finally:
         con.close()
     source = row[0] if row else None
-    if not source or not Path(source).exists():
-        fail(f"game {gid} in {db}: its log file {source!r} is not available to replay")
-    return Path(str(source))
+    # the path as stored (relative to where ingest ran), else relative to the database's folder
+    for candidate in (Path(source), db.parent / source) if source else ():
+        if candidate.exists():
+            return candidate
+    fail(f"game {gid} in {db}: its log file {source!r} is not available to replay")
+    raise AssertionError  # unreachable
 
 
 @click.command("board", epilog=GAME_HELP)
