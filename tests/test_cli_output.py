@@ -29,18 +29,19 @@ def run(*args: str, env: dict[str, str] | None = None) -> Result:
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("db") / "g.duckdb"
-    assert run("ingest", str(REAL), str(LANCASHIRE), "--db", str(path), "--workers", "1").exit_code == 0
+    # REAL (gm7vza-4p) as its server played it: one seat placed 16 links (D1)
+    assert run("ingest", str(REAL), str(LANCASHIRE), "--db", str(path), "--workers", "1", "--as-played").exit_code == 0
     return path
 
 
 def commands_with_results(db: Path, tmp: Path) -> dict[str, list[str]]:
     return {
-        "validate": ["validate", str(REAL)],
+        "validate": ["validate", "--as-played", str(REAL)],
         "income": ["income", str(REAL)],
         "vp": ["vp", str(REAL)],
-        "stats": ["stats", "--db", str(db), "--by", "seat"],
-        "ingest": ["ingest", str(REAL), "--db", str(tmp / "i.duckdb"), "--workers", "1"],
-        "replay": ["replay", str(REAL), "--db", str(tmp / "r.duckdb")],
+        "stats": ["stats", "--db", str(db), "--by", "seat", "--min-games", "1"],
+        "ingest": ["ingest", str(REAL), "--db", str(tmp / "i.duckdb"), "--workers", "1", "--as-played"],
+        "replay": ["replay", str(REAL), "--db", str(tmp / "r.duckdb"), "--as-played"],
         "selfplay": ["selfplay", "-n", "1", "-p", "2", "-b", "random", "--out", str(tmp / "sp"), "--overwrite"],
     }
 

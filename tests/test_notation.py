@@ -147,11 +147,12 @@ def test_log_command_finds_a_game_in_a_database_by_id_prefix(tmp_path: Path) -> 
     from brass_stats.storage import ingest
 
     db = tmp_path / "g.duckdb"
-    ingest([str(REAL_4P)], db, workers=1, progress=False)
+    ingest([str(REAL_4P)], db, workers=1, progress=False, policy=AS_PLAYED)  # 16 links for one seat (D1)
     con = duckdb.connect(str(db), read_only=True)
     gid = con.execute("SELECT game_id FROM games").fetchone()[0]  # type: ignore[index]
     con.close()
-    code, out, _ = run("log", gid[:6], "--db", str(db), "--format", "json")
-    assert code == 0 and len(json.loads(out)) == len(GameLog.load(REAL_4P).actions)
+    for name in (gid[:6], "GM7VZA", "gm7vza-4p.json"):  # id prefix, the server's room code, the file name
+        code, out, _ = run("log", name, "--db", str(db), "--format", "json")
+        assert code == 0 and len(json.loads(out)) == len(GameLog.load(REAL_4P).actions)
     code, _, err = run("log", "ffffffffff", "--db", str(db))
     assert code == 2 and "no game with id" in err

@@ -376,7 +376,7 @@ def test_game_id_prefix_is_literal_not_a_like_pattern(tmp_path: Path) -> None:
     assert run("vp", gid[:6], "--db", str(db)).exit_code == exitcodes.OK
 
 
-def _die_on_die(path: str) -> Any:
+def _die_on_die(path: str, policy: Any = None) -> Any:
     import os
 
     from brass_stats import validate as V
