@@ -164,7 +164,7 @@ def test_stats_command_formats(db: Path, fmt: str) -> None:
 
 def test_unknown_game_is_a_clear_error(db: Path) -> None:
     res = CliRunner().invoke(main, ["vp", "nosuchgame", "--db", str(db)])
-    assert res.exit_code == 2 and "no game with id or name 'nosuchgame'" in res.output
+    assert res.exit_code == 2 and "no game with id 'nosuchgame'" in res.output
 
 
 def test_report_is_self_contained_html(logs: dict[str, Path], tmp_path: Path) -> None:

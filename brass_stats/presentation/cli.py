@@ -34,7 +34,7 @@ def load_replay(game: str, db: Path | None) -> Replay:
     """Replay GAME (legal or not: an illegal action stops the replay and is kept in ``error``)."""
     path = Path(game)
     try:
-        if path.suffix == ".json" or path.exists() or db is None:
+        if path.exists() or db is None:  # otherwise a stored game, by id, source game id or file name
             if not path.exists():
                 fail(f"{game}: no such file" + ("" if db else " (give --db to look it up as a game id)"))
             log = GameLog.load(path)

@@ -75,8 +75,7 @@ def resolve_game(con: Any, game: str, where: str = "the database") -> str:
     what, ids = find_games(con, game)
     if not ids:
         raise GameNotFound(
-            f"no game with id or name {game!r} in {where} "
-            "(looked for a game id or its prefix, a source game id and a source file name)"
+            f"no game with id {game!r} in {where} (nor a game whose source game id or file name is {game!r})"
         )
     if len(ids) > 1:
         shown = ", ".join(ids[:5]) + (" ..." if len(ids) > 5 else "")
