@@ -121,7 +121,21 @@ def legal_actions(state: GameState, types: Sequence[str] | None = None) -> list[
                     out.append(done)
         if kind == "build":
             out.extend(_double_action_builds(state))
-    return _dedupe(out)
+    return _one_order(_dedupe(out))
+
+
+def _one_order(actions: list[Action]) -> list[Action]:
+    """Two rail links placed in either order lead to the same board: keep the first legal order listed."""
+    seen: set[tuple[int, str, frozenset[str]]] = set()
+    out = []
+    for a in actions:
+        if isinstance(a, Network) and len(a.links) == 2:
+            key = (a.player, a.card, frozenset(a.links))
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(a)
+    return out
 
 
 # Action types whose legality cannot depend on which card is discarded (any card will do).
@@ -177,18 +191,20 @@ def _shortfall_actions(state: GameState, seat: int) -> Iterator[Action]:
         yield Shortfall(seat, tuple(own))
         return
 
-    def extend(chosen: list[str], start: int, total: int) -> Iterator[Action]:
+    def extend(chosen: list[str], start: int, total: int, most: int) -> Iterator[Action]:
+        # a set is legal when it covers the debt and still falls short without its most valuable tile
+        # (removed last); sets are visited in board order, a set before its supersets
         for i in range(start, len(own)):
             ref = own[i]
-            now = total + value[ref]
+            now, top = total + value[ref], max(most, value[ref])
+            if now - top >= owed:
+                continue  # covered before its last tile, whatever the order: so are its supersets
             if now >= owed:
-                if now - max(value[r] for r in (*chosen, ref)) < owed:
-                    order = sorted((*chosen, ref), key=lambda r: value[r])
-                    yield Shortfall(seat, tuple(order))
-            else:
-                yield from extend([*chosen, ref], i + 1, now)
+                order = sorted((*chosen, ref), key=lambda r: value[r])
+                yield Shortfall(seat, tuple(order))
+            yield from extend([*chosen, ref], i + 1, now, top)
 
-    yield from extend([], 0, 0)
+    yield from extend([], 0, 0, 0)
 
 
 # -- build ---------------------------------------------------------------------
@@ -283,13 +299,15 @@ def _network_candidates(state: GameState, seat: int, cards: list[str]) -> Iterat
             yield Network(seat, card, (lid,))
     if state.era != "rail" or p.money < 15:
         return
+    # both orders: the second link must touch the network with the first in place, and its ends are
+    # where the beer comes from; legal_actions keeps one legal order per pair
     pairs = []
     for first in singles:
         after = state.copy()
         after.links[first] = seat
         after.touch_board()
         for second in _placeable_links(after, seat):
-            if second != first and (second, first) not in pairs:
+            if second != first:
                 pairs.append((first, second))
     for card in cards:
         for pair in pairs:
