@@ -4,10 +4,13 @@ The engine (:func:`apply_action`) is the judge. Over the positions of sample gam
 (greedy self-play, which builds breweries, sells with merchant beer and lays double rail links) and
 of RandomBot games (which run into shortfalls), these tests throw probes of every action type at
 the engine, built here without ``engine/legal.py``, and check: whatever the engine accepts is
-enumerated (up to the resource sources it fills in, :meth:`Action.skeleton`). Sales within one Sell
-action, tiles removed for a shortfall, a Scout's three cards, the two industries of a Develop, two rail links and a Lancashire double-action build's
-two cards are compared as sets: the enumeration lists each set once, in one order (board order for
-sales, cheapest tile first for a shortfall, sorted cards), since the order changes nothing on the board. The reverse direction (every enumerated action is accepted) is in
+enumerated (up to the resource sources it fills in, :meth:`Action.skeleton`).
+
+Some choices are compared as sets: the sales of one Sell action, the tiles removed for a
+shortfall, a Scout's three cards, the two industries of a Develop, two rail links, and the two
+cards of a Lancashire double-action build. The enumeration lists each set once, in one order
+(board order for sales, cheapest tile first for a shortfall, sorted cards), since the order
+changes nothing on the board. The reverse direction (every enumerated action is accepted) is in
 ``test_properties.py``; here every enumerated Sell and Shortfall is also replayed, and each action
 that costs money is checked again with exactly that much money.
 """
@@ -136,9 +139,10 @@ def probes(state: GameState, rng: random.Random) -> Iterator[Action]:
 def accepted(state: GameState, probe: Action) -> Iterator[Action]:
     for policy in POLICIES if isinstance(probe, Sell) else (FIRST_OPTION,):
         try:
-            yield apply_action(state, probe, policy)[1]
+            done = apply_action(state, probe, policy)[1]
         except IllegalAction:
-            pass
+            continue
+        yield done
 
 
 def _spent(state: GameState, action: Action) -> int:
