@@ -2,54 +2,144 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
 import time
+import traceback
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import Any, NoReturn
 
 import click
 
+from . import exitcodes
 from . import validate as V
-from .errors import LogFormatError
+from .errors import BrassError
+from .exitcodes import BAD_INPUT, INTERNAL, OK
+from .output import format_option, printable
 
 FILE = click.Path(dir_okay=False, path_type=Path)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class BrassGroup(click.Group):
+    """The command group with the one place where every command's failures become an exit status.
+
+    Bad input (a :class:`BrassError`, a file that cannot be opened or written) prints one line and
+    exits :data:`~brass_stats.exitcodes.BAD_INPUT`; anything else is a bug: one line asking for a
+    report, exit :data:`~brass_stats.exitcodes.INTERNAL` (``BRASS_STATS_DEBUG=1`` shows the traceback).
+    Never a Python traceback by default.
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        _tolerant_streams()
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except BrassError as e:
+            # an error may name its own status (a store in use by another process: BUSY)
+            _fail(getattr(e, "exit_status", BAD_INPUT), f"error: {e}")
+        except OSError as e:
+            if isinstance(e, BrokenPipeError):  # `brass-stats ... | head`: the reader has gone, not an error
+                _quiet_stdout()
+                ctx.exit(OK)
+            where = f"{os.fsdecode(e.filename)}: " if e.filename is not None else ""
+            _fail(BAD_INPUT, f"error: {where}{e.strerror or e}")
+        except Exception as e:  # the single catch-all: a bug, reported as such
+            if os.environ.get("BRASS_STATS_DEBUG"):
+                traceback.print_exc()
+            _fail(
+                INTERNAL,
+                f"internal error: {type(e).__name__}: {e}. This is a bug in brass-stats {_version()}; please "
+                "report it with the command and the input file (BRASS_STATS_DEBUG=1 shows the traceback).",
+            )
+
+
+def _fail(status: int, message: str) -> NoReturn:
+    click.echo(printable(message, 2000), err=True)
+    sys.exit(status)
+
+
+def _tolerant_streams() -> None:
+    """Text that cannot be encoded (a lone surrogate in a file name) is escaped, never an exception."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):  # a stream that cannot change
+                reconfigure(errors="backslashreplace")
+
+
+def _quiet_stdout() -> None:
+    # Python would complain again while flushing stdout at exit
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+def _version() -> str:
+    try:
+        return version("brass-stats")
+    except PackageNotFoundError:
+        return "(unknown version)"
+
+
+@click.group(
+    cls=BrassGroup,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog=exitcodes.help_text()
+    + " Limits on input files (size, actions, string length, nesting, integer digits) are set with"
+    " BRASS_STATS_MAX_* environment variables; see docs/log-format.md.",
+)
 @click.version_option(package_name="brass-stats")
 def main() -> None:
-    """Replay, validate and analyse recorded games of Brass: Birmingham."""
+    """Replay, validate and analyse recorded games of Brass: Birmingham and Brass: Lancashire.
+
+    Game logs are JSON files in the brass-stats log format (docs/log-format.md); `convert`
+    turns records from other servers into logs.
+    """
 
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per file.")
+@format_option()
+@click.option("--json", "as_json", is_flag=True, hidden=True, help="Same as --format json.")
 @click.option(
     "--report", type=click.Path(dir_okay=False, path_type=Path), help="Write a JSON summary of the whole run here."
 )
 @click.option("--workers", type=int, default=None, help="Parallel processes (default: all cores).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only failures.")
-def validate(paths: tuple[str, ...], as_json: bool, report: Path | None, workers: int | None, quiet: bool) -> None:
+def validate(
+    paths: tuple[str, ...], fmt: str, as_json: bool, report: Path | None, workers: int | None, quiet: bool
+) -> None:
     """Replay game logs and check every action against the rules.
 
-    PATHS are files, directories (every *.json below) or glob patterns.
-    Exit status: 0 all legal and matching any declared result; 1 an illegal
-    action or a different result; 2 a file that cannot be read as a game
-    (bad JSON, wrong format version, unknown names, missing fields, truncated).
+    PATHS are files, directories (every *.json below) or glob patterns. Every file gets a
+    verdict, whatever is wrong with it; one bad file never stops the others.
+
+    --format table prints readable lines per file and a summary; csv prints one row per file;
+    json prints one JSON object per file per line (JSON Lines), as each file is done.
+
+    Exit status (the worst file's): 0 all legal and matching any declared result; 1 an illegal
+    action, an unfinished game or a different result; 2 a file that cannot be read as a game
+    (bad JSON, wrong format version, unknown names, missing fields, over a limit); 3 an internal
+    error (please report the file).
     """
+    fmt = "json" if as_json else fmt
     files = V.expand_paths(paths)
     if not files:
         click.echo("no game files found in: " + " ".join(paths), err=True)
-        sys.exit(V.MALFORMED)
+        sys.exit(BAD_INPUT)
     start = time.perf_counter()
-    show_progress = len(files) > 1 and not as_json and sys.stderr.isatty()
+    show_progress = len(files) > 1 and fmt == "table" and sys.stderr.isatty()
+    rows = V.RowWriter(fmt)
 
     def emit(v: V.Validation) -> None:
-        if as_json:
-            click.echo(json.dumps(v.to_json() | {"error": v.error}, ensure_ascii=False))
-        elif not (quiet and v.ok):
-            for line in V.describe(v):
-                click.echo(line)
+        if quiet and v.ok:
+            return
+        for line in rows.lines(v):
+            click.echo(line)
 
     if show_progress:
         from rich.progress import Progress
@@ -68,44 +158,23 @@ def validate(paths: tuple[str, ...], as_json: bool, report: Path | None, workers
     summ = V.summary(results, wall)
     if report is not None:
         tmp = report.with_name(report.name + ".tmp")
-        tmp.write_text(json.dumps(summ, indent=1, ensure_ascii=False), encoding="utf-8")
+        tmp.write_bytes(json.dumps(summ, indent=1, ensure_ascii=False).encode("utf-8", "backslashreplace"))
         tmp.replace(report)
-    if len(files) > 1 and not as_json:
+    if len(files) > 1 and fmt == "table":
         click.echo(
             f"{summ['passed']}/{summ['total']} games valid; {summ['failed']} failed "
             f"({summ['wall_seconds']:.2f} s, mean replay {summ['replay_seconds_mean'] * 1000:.1f} ms)"
         )
-    sys.exit(max((v.exit_status for v in results), default=0))
-
-
-@main.group()
-def convert() -> None:
-    """Convert games recorded elsewhere into brass-stats logs."""
-
-
-@convert.command("quasrain")
-@click.argument("record", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--setup", "setup", required=True, type=FILE, help="The record's setup file (chance outcomes).")
-@click.option("--out", "out", required=True, type=FILE, help="Where to write the converted log.")
-def convert_quasrain(record: Path, setup: Path, out: Path) -> None:
-    """Convert a BrassBirmingham (Quasrain-Coder) server record."""
-    from .log.quasrain import convert_files
-
-    try:
-        log = convert_files(record, setup)
-    except LogFormatError as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(V.MALFORMED)
-    log.save(out)
-    click.echo(f"wrote {out} ({len(log.actions)} actions, {len(log.players)} players)")
+    sys.exit(max((v.exit_status for v in results), default=OK))
 
 
 def _register() -> None:
     from .analysis.cli import COMMANDS
     from .bots.cli import selfplay_command
+    from .log.cli import convert
     from .storage.cli import ingest_command, replay_command
 
-    for cmd in (replay_command, ingest_command, selfplay_command, *COMMANDS):
+    for cmd in (convert, replay_command, ingest_command, selfplay_command, *COMMANDS):
         main.add_command(cmd)
 
 

@@ -10,31 +10,36 @@ One file never stops a run: every problem becomes a :class:`Validation` record.
 
 from __future__ import annotations
 
+import csv
 import glob
+import io
 import json
 import os
+import sys
 import time
+import types
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .engine.rulebook import RULES
 from .errors import IllegalAction, LogFormatError
+from .exitcodes import BAD_INPUT, FAILED, INTERNAL, OK
 from .log.format import GameLog
 from .replay import Replay
 
-# exit statuses
-OK, FAILED, MALFORMED = 0, 1, 2
+MALFORMED = BAD_INPUT  # the name this module used before exitcodes existed
 
 
 @dataclass
 class Validation:
     file: str
     ok: bool
-    kind: str  # "ok", "illegal", "result", "format"
+    kind: str  # "ok", "illegal", "result", "format", "internal" (a bug in brass-stats)
     error: dict[str, Any] | None = None
     final: list[dict[str, Any]] | None = None
     actions: int = 0
@@ -46,7 +51,7 @@ class Validation:
 
     @property
     def exit_status(self) -> int:
-        return OK if self.ok else MALFORMED if self.kind == "format" else FAILED
+        return {"ok": OK, "format": BAD_INPUT, "internal": INTERNAL}.get(self.kind, FAILED)
 
 
 def validate_log(log: GameLog, keep_states: bool = False) -> Validation:
@@ -106,17 +111,25 @@ def illegal_to_json(e: IllegalAction) -> dict[str, Any]:
 
 
 def validate_file(path: str | Path) -> Validation:
-    """Validate one file; never raises for bad input."""
+    """Validate one file; never raises: bad input is kind "format", a bug in brass-stats kind "internal"."""
     start = time.perf_counter()
     try:
         log = GameLog.load(path)
+        v = validate_log(log)
     except LogFormatError as e:
         v = Validation(str(path), False, "format", {"index": None, "rule": "log.format", "message": str(e)})
-        v.seconds = time.perf_counter() - start
-        return v
-    v = validate_log(log)
+    except Exception as e:  # one file's bug must not stop a collection: it becomes this file's verdict
+        v = internal_error(str(path), e)
     v.file = str(path)
+    v.seconds = v.seconds or time.perf_counter() - start
     return v
+
+
+def internal_error(file: str, e: BaseException | str) -> Validation:
+    """The verdict for a file that made brass-stats fail (a bug to report, not a property of the game)."""
+    why = e if isinstance(e, str) else f"{type(e).__name__}: {e}"
+    message = f"internal error ({why[:500]}); please report this file to the brass-stats developers"
+    return Validation(file, False, "internal", {"index": None, "rule": "internal", "message": message})
 
 
 def expand_paths(items: Iterable[str]) -> list[Path]:
@@ -154,12 +167,29 @@ def validate_many(
             if on_done:
                 on_done(v)
         return results
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for v in pool.map(_validate_path, [str(p) for p in paths], chunksize=max(1, len(paths) // (workers * 8))):
+    try:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for v in pool.map(_validate_path, [str(p) for p in paths], chunksize=max(1, len(paths) // (workers * 8))):
+                results.append(v)
+                if on_done:
+                    on_done(v)
+    except BrokenProcessPool:
+        # A worker died (killed for memory, a crash in a C library): find the file, keep the rest.
+        for p in paths[len(results) :]:
+            v = _validate_alone(str(p))
             results.append(v)
             if on_done:
                 on_done(v)
     return results
+
+
+def _validate_alone(path: str) -> Validation:
+    """Validate one file in a process of its own, so that a file that kills its process is the only loss."""
+    try:
+        with ProcessPoolExecutor(max_workers=1) as pool:
+            return pool.submit(_validate_path, path).result()
+    except BrokenProcessPool:
+        return internal_error(path, "the process validating this file died")
 
 
 def summary(results: list[Validation], wall_seconds: float) -> dict[str, Any]:
@@ -189,6 +219,43 @@ def summary(results: list[Validation], wall_seconds: float) -> dict[str, Any]:
     }
 
 
+CSV_COLUMNS = ("file", "verdict", "actions", "rule", "index", "player", "message", "seconds")
+
+
+class RowWriter:
+    """One file's verdict as output lines in a ``--format`` (table: readable lines; csv; json: JSON Lines)."""
+
+    def __init__(self, fmt: str) -> None:
+        self.fmt = fmt
+        self.header_done = False
+
+    def lines(self, v: Validation) -> Iterator[str]:
+        if self.fmt == "table":
+            yield from describe(v)
+            return
+        if self.fmt == "json":
+            yield json.dumps(v.to_json(), ensure_ascii=False)
+            return
+        e = v.error or {}
+        row = {
+            "file": v.file,
+            "verdict": v.kind,
+            "actions": v.actions,
+            "rule": e.get("rule") or "",
+            "index": "" if e.get("index") is None else e["index"],
+            "player": "" if e.get("player") is None else e["player"],
+            "message": e.get("message") or "",
+            "seconds": f"{v.seconds:.4f}",
+        }
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, CSV_COLUMNS, lineterminator="\n")
+        if not self.header_done:
+            w.writeheader()
+            self.header_done = True
+        w.writerow(row)
+        yield buf.getvalue().rstrip("\n")
+
+
 def describe(v: Validation) -> Iterator[str]:
     """Human-readable lines for one validation result."""
     if v.ok:
@@ -208,5 +275,40 @@ def describe(v: Validation) -> Iterator[str]:
         yield f"{v.file}: RESULT DIFFERS from the declared result"
         for line in v.detail:
             yield f"  {line}"
+    elif v.kind == "internal":
+        yield f"{v.file}: INTERNAL ERROR: {e.get('message')}"
     else:
         yield f"{v.file}: CANNOT READ GAME: {e.get('message')}"
+
+
+def validate(source: str | Path | dict[str, Any] | GameLog) -> Validation:
+    """The verdict on one game (a path, JSON text or object, or a :class:`GameLog`); never raises for bad input.
+
+    ``brass_stats.validate`` is this module, and calling it calls this function:
+
+    >>> import brass_stats as bs
+    >>> v = bs.validate(bs.SAMPLES / "real" / "wq9gs6-2p.json")
+    >>> v.ok, v.kind, v.final[0]["vp"]
+    (True, 'ok', 215)
+    >>> bs.validate({"format": "something else"}).kind
+    'format'
+    """
+    if isinstance(source, GameLog):
+        return validate_log(source)
+    if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+        return validate_file(source)
+    try:
+        log = GameLog.from_json(source) if isinstance(source, dict) else GameLog.loads(source)
+    except LogFormatError as e:
+        return Validation("<log>", False, "format", {"index": None, "rule": "log.format", "message": str(e)})
+    return validate_log(log)
+
+
+class _CallableModule(types.ModuleType):
+    """``bs.validate(...)`` reads as a function while ``brass_stats.validate`` stays this module."""
+
+    def __call__(self, source: str | Path | dict[str, Any] | GameLog) -> Validation:
+        return validate(source)
+
+
+sys.modules[__name__].__class__ = _CallableModule

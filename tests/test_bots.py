@@ -23,6 +23,7 @@ from brass_stats.bots.selfplay import (
     play_selfplay_game,
     seat_bots,
 )
+from brass_stats.cli import main
 from brass_stats.engine import SeededChance, apply_action, new_game
 from brass_stats.engine.actions import Action
 from brass_stats.engine.legal import legal_actions
@@ -55,7 +56,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[int, str], li
 @pytest.mark.parametrize("bots", ["greedy", "random", "random,greedy"])
 def test_selfplay_games_finish_and_validate(corpus: dict[tuple[int, str], list[Path]], players: int, bots: str) -> None:
     (path,) = corpus[players, bots]
-    assert path.name == "game-11-00000.json"
+    assert path.name == f"birmingham-{players}p-11-00000.json"
     v = validate_file(path)
     assert v.ok, v.error
     assert v.kind == "ok"  # the declared result agrees with the replay
@@ -84,7 +85,7 @@ def test_corpus_is_byte_identical_for_any_number_of_workers(tmp_path: Path) -> N
     args = dict(n_games=2, players=2, seed=5, bots=["greedy", "random"], progress=False)
     one = generate(**args, out_dir=tmp_path / "w1", workers=1)  # type: ignore[arg-type]
     two = generate(**args, out_dir=tmp_path / "w2", workers=2)  # type: ignore[arg-type]
-    assert [p.name for p in one] == [p.name for p in two] == [f"game-5-{i:05d}.json" for i in range(2)]
+    assert [p.name for p in one] == [p.name for p in two] == [f"birmingham-2p-5-{i:05d}.json" for i in range(2)]
     for a, b in zip(one, two, strict=True):
         assert a.read_bytes() == b.read_bytes()
     assert sorted(p.name for p in (tmp_path / "w2").iterdir()) == [p.name for p in two]  # no stray temp files
@@ -106,7 +107,8 @@ def test_seat_bots_and_registry() -> None:
         seat_bots(["alphazero"], 2)
     with pytest.raises(ValueError, match="2 to 4"):
         seat_bots(["random"], 5)
-    assert game_path("x", 3, 12).name == "game-3-00012.json"
+    assert game_path("x", 3, 12, 2).name == "birmingham-2p-3-00012.json"
+    assert game_path("x", 3, 12, 4, "lancashire").name == "lancashire-4p-3-00012.json"
 
 
 class Crashing:
@@ -199,9 +201,19 @@ def test_selfplay_command(tmp_path: Path) -> None:
     assert f"wrote 2 games to {out}" in res.output
     assert "time:" in res.output
     files = sorted(out.iterdir())
-    assert [p.name for p in files] == ["game-4-00000.json", "game-4-00001.json"]
+    assert [p.name for p in files] == ["birmingham-3p-4-00000.json", "birmingham-3p-4-00001.json"]
     assert files[0].read_text() == play_selfplay_game(4, 0, ["random"] * 3).dumps()
     assert json.loads(files[1].read_text())["source"]["game_index"] == 1
+    # issue 12: an existing game file is never replaced silently
+    files[0].write_text("my own notes")
+    again = ["--games", "2", "--players", "3", "--seed", "4", "--bots", "random", "--out", str(out)]
+    res = CliRunner().invoke(main, ["selfplay", *again])
+    assert res.exit_code == 2, res.output
+    assert "already exist" in res.output and "--overwrite" in res.output
+    assert files[0].read_text() == "my own notes"
+    res = CliRunner().invoke(main, ["selfplay", *again, "--overwrite"])
+    assert res.exit_code == 0, res.output
+    assert files[0].read_text() == play_selfplay_game(4, 0, ["random"] * 3).dumps()
     bad = CliRunner().invoke(
         selfplay_command, ["--games", "1", "--players", "2", "--bots", "greedy,nope", "--out", str(out)]
     )

@@ -102,13 +102,28 @@ def test_unmappable_fields_give_one_error_naming_record_seq_and_field(mutate, fi
     assert "wq9gs6.record.json" in str(e.value) and f"seq {e.value.seq}" in str(e.value)
 
 
-def test_illegal_record_action_is_reported_with_its_seq() -> None:
+def test_out_of_turn_first_round_is_reported_against_the_seeds_turn_order() -> None:
     record, setup = _raw("wq9gs6-2p")
     record = copy.deepcopy(record)
     record["actions"][1]["player"] = 1  # out of turn
     with pytest.raises(ConversionError) as e:
         convert(record, setup, "x.json")
-    assert e.value.seq == 1 and "turn.order" in str(e.value)
+    assert e.value.seq == 1 and e.value.field == "player" and "turn order [1, 0]" in str(e.value)
+
+
+def test_illegal_record_action_is_reported_with_its_seq_and_rule() -> None:
+    record, setup = _raw("wq9gs6-2p")
+    record = copy.deepcopy(record)
+    i, entry = next(
+        (i, e)
+        for i, e in enumerate(record["actions"])
+        if e["action"]["type"] == "build" and e["action"]["cardId"].startswith("loc-")
+    )
+    entry["action"]["location"] = "birmingham" if entry["action"]["location"] != "birmingham" else "coventry"
+    with pytest.raises(ConversionError) as e:
+        convert(record, setup, "x.json")
+    assert e.value.seq == entry["seq"] == i and e.value.field == "action"
+    assert "illegal action" in str(e.value) and "[build." in str(e.value)
 
 
 def test_convert_cli_writes_nothing_on_error(tmp_path: Path) -> None:

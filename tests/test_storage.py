@@ -549,7 +549,7 @@ def test_parquet_export_is_readable_by_duckdb_polars_and_pandas(tmp_path: Path, 
     # exporting again replaces the dataset instead of adding files
     ingest([logs_dir], db, parquet_dir=out, workers=1, progress=False)
     assert len(pd.read_parquet(out / "actions")) == counts["actions"]
-    assert (out / "failures.parquet").exists()
+    assert not [p for p in out.rglob(".*")], "no temporary files or folders are left"
 
 
 # -- commands -------------------------------------------------------------------------------

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 import time
-import unicodedata
 from importlib import resources
 from pathlib import Path
 
@@ -12,50 +11,29 @@ import click
 import pandas as pd
 
 from ..errors import BrassError
+from ..exitcodes import BAD_INPUT
+from ..output import emit, format_option
+from ..storage.corpus import EXIT_BUSY, CorpusBusy, CorpusRef, connect_or_exit, corpus_options
 from . import games as A
 from .stats import DIMENSIONS, corpus_summary, stats_by
 
-FORMATS = click.Choice(["table", "csv", "json"])
 
-
-def emit(df: pd.DataFrame, fmt: str, title: str | None = None) -> None:
-    """Print a DataFrame as a rich table, CSV or JSON records."""
-    if fmt == "csv":
-        click.echo(df.to_csv(index=False), nl=False)
-        return
-    if fmt == "json":
-        click.echo(df.to_json(orient="records", force_ascii=False))
-        return
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=title, show_lines=False, header_style="bold")
-    for col in df.columns:
-        table.add_column(str(col), justify="right" if pd.api.types.is_numeric_dtype(df[col]) else "left")
-    for row in df.itertuples(index=False):
-        table.add_row(*(_cell(v) for v in row))
-    Console(width=max(100, min(200, 14 * len(df.columns)))).print(table)
-
-
-def _cell(v: object) -> str:
-    if v is None or (isinstance(v, float) and pd.isna(v)):
-        return ""
-    if isinstance(v, float):
-        return f"{v:g}"
-    return unicodedata.normalize("NFKC", str(v))
-
-
-def _open(game: str, db: Path | None) -> A.GameSource:
+def _open(game: str, corpus: CorpusRef | None) -> A.GameSource:
     try:
-        return A.open_game(game, db)
+        if corpus is None:
+            return A.open_game(game)
+        return A.open_game(game, corpus.db, corpus.parquet)
+    except CorpusBusy as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(EXIT_BUSY)
     except BrassError as e:
         click.echo(f"error: {e}", err=True)
-        sys.exit(2)
+        sys.exit(BAD_INPUT)
 
 
 GAME = click.argument("game")
-DB = click.option("--db", type=click.Path(dir_okay=False, path_type=Path), help="DuckDB file to look GAME up in.")
-FORMAT = click.option("--format", "fmt", type=FORMATS, default="table", show_default=True)
+DB = corpus_options(what="the games to look GAME up in")
+FORMAT = format_option()
 
 
 @click.command("income")
@@ -63,9 +41,9 @@ FORMAT = click.option("--format", "fmt", type=FORMATS, default="table", show_def
 @DB
 @FORMAT
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), help="Also draw the curves (.png or .svg).")
-def income_command(game: str, db: Path | None, fmt: str, plot: Path | None) -> None:
-    """Income level per player per round of GAME (a log file, or a game id in --db)."""
-    src = _open(game, db)
+def income_command(game: str, corpus: CorpusRef | None, fmt: str, plot: Path | None) -> None:
+    """Income level per player per round of GAME (a log file, or a game id in --db / --parquet)."""
+    src = _open(game, corpus)
     emit(A.income_by_round(src), fmt, "Income level at the end of each round")
     if plot is not None:
         from ..presentation.plots import income_chart
@@ -80,11 +58,19 @@ def income_command(game: str, db: Path | None, fmt: str, plot: Path | None) -> N
 @FORMAT
 @click.option("--by-era", is_flag=True, help="One row per player and era.")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), help="Also draw a stacked bar chart.")
-def vp_command(game: str, db: Path | None, fmt: str, by_era: bool, plot: Path | None) -> None:
+def vp_command(game: str, corpus: CorpusRef | None, fmt: str, by_era: bool, plot: Path | None) -> None:
     """VP by source per player: canal and rail links, flipped tiles by industry, merchant bonuses, shortfalls."""
-    src = _open(game, db)
+    src = _open(game, corpus)
     by_source = A.vp_by_source(src)
-    emit(A.vp_breakdown(src) if by_era else by_source, fmt, "VP by source")
+    if by_era:
+        emit(A.vp_breakdown(src), fmt, "VP by source and era")
+    else:
+        # a table for people: sources down, players across; CSV/JSON keep one record per player
+        sources = vp_sources(by_source, _edition(src))
+        if fmt == "table":
+            emit(vp_sources_by_player(by_source, sources), fmt, "VP by source")
+        else:
+            emit(by_source[["seat", "name", *sources]], fmt)
     if plot is not None:
         from ..presentation.plots import vp_breakdown_chart
 
@@ -92,30 +78,57 @@ def vp_command(game: str, db: Path | None, fmt: str, by_era: bool, plot: Path | 
         click.echo(f"wrote {plot}", err=True)
 
 
+def _edition(src: A.GameSource) -> str:
+    row = src.con.execute("SELECT edition FROM games WHERE game_id = ?", [src.game_id]).fetchone()
+    return str(row[0]) if row else "birmingham"
+
+
+def vp_sources(by_source: pd.DataFrame, edition: str) -> list[str]:
+    """The VP sources of ``vp_by_source`` that apply to the edition (no Birmingham ports, no cash VP...)."""
+    from ..rules_data import ALL_INDUSTRIES, load_rules
+
+    rules = load_rules(edition)
+    lacking = [i for i in ALL_INDUSTRIES if i not in rules.industries]
+    if not rules.cash_vp_per:
+        lacking.append("cash")
+    if "introductory" in by_source and not by_source["introductory"].any():
+        lacking.append("introductory")
+    return [c for c in by_source.columns if c not in ("seat", "name", *lacking)]
+
+
+def vp_sources_by_player(by_source: pd.DataFrame, sources: list[str]) -> pd.DataFrame:
+    """Sources as rows, players as columns."""
+    names = [str(n) for n in by_source["name"]]
+    if len(set(names)) < len(names):  # two players of the same name: the seat tells them apart
+        names = [f"{n} (seat {s})" for n, s in zip(names, by_source["seat"], strict=True)]
+    table = pd.DataFrame({"source": sources})
+    for col, (_, row) in zip(names, by_source.iterrows(), strict=True):
+        table[col] = [int(row[s]) for s in sources]
+    return table
+
+
 @click.command("report")
 @GAME
 @DB
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("report.html"), show_default=True)
-def report_command(game: str, db: Path | None, out: Path) -> None:
+def report_command(game: str, corpus: CorpusRef | None, out: Path) -> None:
     """Write the post-game report of GAME as one self-contained HTML file."""
     from ..presentation.report import write_report
 
-    src = _open(game, db)
+    src = _open(game, corpus)
     click.echo(f"wrote {write_report(src, out)}")
 
 
 @click.command("stats")
-@click.option("--db", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
+@corpus_options(required=True)
 @click.option("--by", "dimension", type=click.Choice(DIMENSIONS), required=True)
 @click.option(
     "--min-games", type=int, default=30, show_default=True, help="Buckets with fewer player-games are marked."
 )
 @FORMAT
-def stats_command(db: Path, dimension: str, min_games: int, fmt: str) -> None:
+def stats_command(corpus: CorpusRef, dimension: str, min_games: int, fmt: str) -> None:
     """Win rates (95% Wilson interval), expected wins, mean VP and margin per bucket of a dimension."""
-    import duckdb
-
-    con = duckdb.connect(str(db), read_only=True)
+    con = connect_or_exit(corpus)
     emit(
         stats_by(con, dimension, min_games),
         fmt,

@@ -18,6 +18,7 @@ from ..log.format import GameLog
 from ..replay import Replay
 from ..rules_data import ALL_INDUSTRIES
 from ..storage import Store, game_tables
+from ..storage.corpus import CorpusError, open_corpus
 
 
 class GameNotFound(BrassError):
@@ -33,8 +34,14 @@ class GameSource:
     replay: Replay | None = None  # kept when the game came from a log file
 
 
-def open_game(game: str, db: str | Path | None = None) -> GameSource:
-    """A log file (replayed in memory), or a game id / unique id prefix in the database ``db``."""
+def open_game(
+    game: str, db: str | Path | duckdb.DuckDBPyConnection | None = None, parquet: str | Path | None = None
+) -> GameSource:
+    """A log file (replayed in memory), or a game id / unique id prefix in a store of games.
+
+    The store is the DuckDB file ``db``, the Parquet dataset folder ``parquet``, or an open connection
+    (``db``) such as :func:`~brass_stats.storage.corpus.open_corpus` returns.
+    """
     path = Path(game)
     if path.suffix == ".json" or path.exists():
         log = GameLog.load(path)
@@ -47,16 +54,22 @@ def open_game(game: str, db: str | Path | None = None) -> GameSource:
         store.write_game(game_tables(r, str(path)))
         gid = store.con.execute("SELECT game_id FROM games").fetchone()[0]  # type: ignore[index]
         return GameSource(store.con, gid, r)
-    if db is None:
-        raise GameNotFound(f"{game!r} is not a log file; give --db to look it up as a game id")
-    if not Path(db).exists():
-        raise GameNotFound(f"database {db} does not exist")
-    con = duckdb.connect(str(db), read_only=True)
-    rows = con.execute("SELECT game_id FROM games WHERE game_id LIKE ? ORDER BY game_id", [game + "%"]).fetchall()
+    if db is None and parquet is None:
+        raise GameNotFound(f"{game!r} is not a log file; give --db or --parquet to look it up as a game id")
+    if isinstance(db, duckdb.DuckDBPyConnection):
+        con, where = db, "the store"
+    else:
+        try:
+            con = open_corpus(db, parquet)
+        except CorpusError as e:
+            raise GameNotFound(str(e)) from None
+        where = str(db if db is not None else parquet)
+    # a literal prefix: '%' and '_' in what the user typed are not wildcards
+    rows = con.execute("SELECT game_id FROM games WHERE starts_with(game_id, ?) ORDER BY game_id", [game]).fetchall()
     if not rows:
-        raise GameNotFound(f"no game with id {game!r} in {db}")
+        raise GameNotFound(f"no game with id {game!r} in {where}")
     if len(rows) > 1:
-        raise GameNotFound(f"{game!r} matches {len(rows)} games in {db}; give more of the id")
+        raise GameNotFound(f"{game!r} matches {len(rows)} games in {where}; give more of the id")
     return GameSource(con, rows[0][0])
 
 
@@ -97,7 +110,15 @@ def round_summary(src: GameSource) -> pd.DataFrame:
 def income_by_round(src: GameSource) -> pd.DataFrame:
     """Income level per player at the end of each round (wide: one column per player)."""
     df = round_summary(src)
-    wide = df.pivot_table(index=["round", "era", "era_round"], columns="name", values="income_level", sort=False)
+    seats = df.drop_duplicates("seat").sort_values("seat")
+    names = [str(n) for n in seats["name"]]
+    if len(set(names)) < len(names):  # two players of the same name: the seat tells them apart
+        names = [f"{n} (seat {s})" for n, s in zip(names, seats["seat"], strict=True)]
+    column = dict(zip(seats["seat"], names, strict=True))
+    # pivot, not pivot_table: no averaging, so levels stay integers; columns in seat order
+    wide = df.assign(column=df["seat"].map(column)).pivot(
+        index=["round", "era", "era_round"], columns="column", values="income_level"
+    )[names]
     wide.columns.name = None
     return wide.reset_index()
 

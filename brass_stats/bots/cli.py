@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from ..exitcodes import FAILED
+from ..output import emit, format_option
 from .selfplay import BOTS, SelfPlayError, game_seed, generate, seat_bots
 
 
@@ -42,6 +44,8 @@ def _bot_list(ctx: click.Context, param: click.Parameter, value: str) -> list[st
 @click.option("--skip-errors", is_flag=True, help="Leave out (with a warning) games the engine cannot finish.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--edition", type=click.Choice(["birmingham", "lancashire"]), default="birmingham", show_default=True)
+@click.option("--overwrite", is_flag=True, help="Replace game files that already exist (otherwise: refuse).")
+@format_option()
 def selfplay_command(
     games: int,
     players: int,
@@ -52,27 +56,42 @@ def selfplay_command(
     skip_errors: bool,
     quiet: bool,
     edition: str,
+    overwrite: bool,
+    fmt: str,
 ) -> None:
     """Play seeded bot games and write one game log per game into OUT.
 
     Game i uses a seed derived from (SEED, i), so the same arguments always
     produce the same files, byte for byte, whatever the number of workers.
-    Files are named game-<SEED>-<i, 5 digits>.json.
+    Files are named <EDITION>-<PLAYERS>p-<SEED>-<i, 5 digits>.json, e.g.
+    birmingham-4p-1-00000.json. Existing files are never replaced without --overwrite.
     """
     seats = seat_bots(bots, players)
     start = time.perf_counter()
     show = not quiet and sys.stderr.isatty()
     try:
         paths = generate(
-            games, players, seed, bots, out, workers, progress=show, skip_errors=skip_errors, edition=edition
+            games,
+            players,
+            seed,
+            bots,
+            out,
+            workers,
+            progress=show and fmt == "table",
+            skip_errors=skip_errors,
+            edition=edition,
+            overwrite=overwrite,
         )
     except SelfPlayError as e:
         click.echo(f"error: {e}", err=True)
-        sys.exit(1)
+        sys.exit(FAILED)
     wall = time.perf_counter() - start
     if not paths:
         click.echo(f"no game could be finished ({wall:.1f} s)", err=True)
         sys.exit(1)
+    if fmt != "table":
+        emit([{"file": str(p), "edition": edition, "players": players, "corpus_seed": seed} for p in paths], fmt)
+        return
     skipped = f"; {games - len(paths)} skipped" if len(paths) < games else ""
     click.echo(f"wrote {len(paths)} games to {out}/ ({paths[0].name} .. {paths[-1].name}){skipped}")
     click.echo(f"seats: {', '.join(f'{b}-{i}' for i, b in enumerate(seats))}; game seeds from corpus seed {seed}")

@@ -12,8 +12,10 @@ Bots are given to seats in order and repeated as needed: ``bots=["greedy",
 "random"]`` with 3 players seats ``greedy-0``, ``random-1``, ``greedy-2``.
 Each log records its provenance in ``source`` and the final standings in
 ``result`` (checked again by ``brass-stats validate``). Files are named
-``game-<seed>-<i:05d>.json``; a game's file depends only on (seed, i, players,
-bots), so the corpus is byte-for-byte the same whatever the number of workers.
+``<edition>-<players>p-<seed>-<i:05d>.json`` (e.g. ``birmingham-4p-1-00000.json``); a
+game's file depends only on (seed, i, players, bots, edition), so the corpus is byte-for-byte
+the same whatever the number of workers. Existing files are never replaced unless asked
+(``overwrite=True``).
 
 >>> game_seed(0, 0) == game_seed(0, 0) != game_seed(0, 1)
 True
@@ -61,8 +63,13 @@ def seat_bots(bots: Sequence[str], players: int) -> list[str]:
     return [bots[i % len(bots)] for i in range(players)]
 
 
-def game_path(out_dir: str | Path, seed: int, index: int) -> Path:
-    return Path(out_dir) / f"game-{seed}-{index:05d}.json"
+def game_path(out_dir: str | Path, seed: int, index: int, players: int, edition: str = "birmingham") -> Path:
+    """Where game ``index`` of a corpus goes: edition, player count, corpus seed and index in the name.
+
+    >>> game_path("corpus", 7, 3, 4).name
+    'birmingham-4p-7-00003.json'
+    """
+    return Path(out_dir) / f"{edition}-{players}p-{seed}-{index:05d}.json"
 
 
 def play_selfplay_game(seed: int, index: int, bots: Sequence[str], edition: str = "birmingham") -> GameLog:
@@ -90,7 +97,7 @@ class SelfPlayError(RuntimeError):
 def _write_game(out_dir: str, seed: int, index: int, bots: tuple[str, ...], edition: str = "birmingham") -> str | None:
     """Play and save one game; returns None on success, else the error (raised again by :func:`generate`)."""
     try:
-        play_selfplay_game(seed, index, bots, edition).save(game_path(out_dir, seed, index))
+        play_selfplay_game(seed, index, bots, edition).save(game_path(out_dir, seed, index, len(bots), edition))
     except Exception as e:  # reported with the game's identity by generate()
         return f"game {index} (game seed {game_seed(seed, index)}, seats {', '.join(bots)}): {type(e).__name__}: {e}"
     return None
@@ -106,6 +113,7 @@ def generate(
     progress: bool = True,
     skip_errors: bool = False,
     edition: str = "birmingham",
+    overwrite: bool = False,
 ) -> list[Path]:
     """Play ``n_games`` seeded games and write one log each into ``out_dir``; returns the paths in game order.
 
@@ -113,12 +121,20 @@ def generate(
     process). ``progress`` shows a rich progress bar. A game that cannot be
     played to the end raises :class:`SelfPlayError` once the others are done,
     or, with ``skip_errors``, is left out of the corpus (and of the returned
-    paths) with a :class:`RuntimeWarning`.
+    paths) with a :class:`RuntimeWarning`. Files that already exist raise :class:`FileExistsError`
+    before any game is played, unless ``overwrite``.
     """
     if n_games < 0:
         raise ValueError("n_games must be >= 0")
     seats = tuple(seat_bots(bots, players))
     out = Path(out_dir)
+    if not overwrite:
+        existing = [p for i in range(n_games) if (p := game_path(out, seed, i, players, edition)).exists()]
+        if existing:
+            raise FileExistsError(
+                f"{len(existing)} game file(s) already exist in {out} (first: {existing[0].name}); "
+                "choose another --out or --seed, or pass --overwrite"
+            )
     out.mkdir(parents=True, exist_ok=True)
     workers = workers or os.cpu_count() or 1
     errors: dict[int, str] = {}
@@ -142,7 +158,7 @@ def generate(
         raise SelfPlayError(f"{len(errors)} of {n_games} games failed; first: {errors[min(errors)]}")
     for i in sorted(errors):
         warnings.warn(f"skipped {errors[i]}", RuntimeWarning, stacklevel=2)
-    return [game_path(out, seed, i) for i in range(n_games) if i not in errors]
+    return [game_path(out, seed, i, players, edition) for i in range(n_games) if i not in errors]
 
 
 class _Progress:

@@ -198,6 +198,21 @@ ACTION_TYPES: dict[str, type[Action]] = {
 }
 
 
+def _short_repr(self: Any) -> str:
+    """One line: the class and the fields that are stated (choices left as ``None`` are omitted).
+
+    >>> Build(player=0, card="loc:dudley", industry="coal_mine", location="dudley", slot=0)
+    Build(player=0, card='loc:dudley', industry='coal_mine', location='dudley', slot=0)
+    """
+    stated = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if getattr(self, f.name) is not None)
+    return f"{type(self).__name__}({stated})"
+
+
+# the dataclass reprs list every unstated choice as None: a move list would be mostly "None"
+for _cls in (Action, Sale, *ACTION_TYPES.values()):
+    _cls.__repr__ = _short_repr  # type: ignore[method-assign, assignment]
+
+
 # -- decoding helpers ------------------------------------------------------
 
 
@@ -246,6 +261,16 @@ _FIELD_DECODERS: dict[str, Any] = {
 }
 
 
+# Per action type, once: (field names with "type", then (name, required, decoder) for each field but player).
+_LAYOUT: dict[type[Action], tuple[frozenset[str], tuple[tuple[str, bool, Any], ...]]] = {
+    cls: (
+        frozenset(f.name for f in fields(cls)) | {"type"},
+        tuple((f.name, f.default is not None, _FIELD_DECODERS.get(f.name)) for f in fields(cls) if f.name != "player"),
+    )
+    for cls in ACTION_TYPES.values()
+}
+
+
 def action_from_json(d: Any) -> Action:
     """Decode one action object of the log format; raises LogFormatError with the reason."""
     if not isinstance(d, dict):
@@ -254,8 +279,8 @@ def action_from_json(d: Any) -> Action:
     cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise LogFormatError(f"unknown action type {kind!r}; expected one of {', '.join(ACTION_TYPES)}")
-    names = {f.name for f in fields(cls)}
-    unknown = set(d) - names - {"type"}
+    names, layout = _LAYOUT[cls]
+    unknown = d.keys() - names
     if unknown:
         raise LogFormatError(f"unknown field(s) for a {kind} action: {', '.join(sorted(unknown))}")
     if not isinstance(d.get("player"), int) or isinstance(d.get("player"), bool):
@@ -266,17 +291,15 @@ def action_from_json(d: Any) -> Action:
             f"field(s) {', '.join(sorted(nulls))} are null; leave a choice out instead of writing null"
         )
     kwargs: dict[str, Any] = {"player": d["player"]}
-    for f in fields(cls):
-        if f.name == "player":
+    for name, required, decode in layout:
+        if name not in d:
+            if required:  # fields defaulting to None are optional choices
+                raise LogFormatError(f"a {kind} action needs {name!r}")
             continue
-        if f.name not in d:
-            if f.default is not None:  # fields defaulting to None are optional choices
-                raise LogFormatError(f"a {kind} action needs {f.name!r}")
-            continue
-        if f.name == "sales":
+        if name == "sales":
             if not isinstance(d["sales"], list) or not d["sales"]:
                 raise LogFormatError("field 'sales' must be a non-empty list")
             kwargs["sales"] = tuple(Sale.from_json(s) for s in d["sales"])
         else:
-            kwargs[f.name] = _FIELD_DECODERS[f.name](d[f.name], f.name)
+            kwargs[name] = decode(d[name], name)
     return cls(**kwargs)

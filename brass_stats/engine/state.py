@@ -16,6 +16,11 @@ if TYPE_CHECKING:
     from .setup import ChanceSource
 
 
+def _short(name: str, limit: int = 40) -> str:
+    """A player name cut for a one-line repr (names come from uploaded logs and may be huge)."""
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
 class Tile:
     """An industry tile on the board.
 
@@ -71,6 +76,17 @@ class Player:
         self.spent: int = 0  # money spent this round (on the Character tile)
         self.loans: int = 0
         self.link_tiles: int = c["per_player_components"]["link_tiles"]
+
+    def __repr__(self) -> str:
+        return (
+            f"<Player {self.seat} {_short(self.name)!r}: £{self.money}, {self.vp} VP, income space "
+            f"{self.income_space}, {len(self.hand)} cards, {self.loans} loans, {self.tiles_left} tiles left>"
+        )
+
+    @property
+    def tiles_left(self) -> int:
+        """Industry tiles still on the player mat."""
+        return sum(sum(levels) for levels in self.mat.values())
 
     def lowest_level(self, industry: str) -> int | None:
         for i, n in enumerate(self.mat[industry]):
@@ -146,6 +162,34 @@ class GameState:
     cache: dict[Any, Any] = field(default_factory=dict, repr=False)
     action_count: int = 0
     effects: list[Effect] | None = None  # set to a list to record consequences
+
+    def __repr__(self) -> str:
+        head = f"<GameState {self.rules.edition}, {self.num_players} players"
+        if self.phase == "over":
+            best = max(self.players, key=lambda p: p.vp)
+            return (
+                f"{head}: game over after {self.action_count} actions ({_short(best.name)!r} has most VP, {best.vp})>"
+            )
+        seat = self.current_player
+        who = f"{_short(self.players[seat].name)!r} (seat {seat})" if seat is not None else "nobody"
+        rounds = self.rules.rounds_per_era.get(self.num_players, "?")
+        where = f"{self.era.title()} Era round {self.era_round} of {rounds} (round {self.round})"
+        if self.phase == "shortfall":
+            return f"{head}: {where}, {who} must pay a shortfall; {self.action_count} actions taken>"
+        left = self.actions_per_turn() - self.actions_this_turn
+        return f"{head}: {where}, {who} to move ({left} action{'s' if left != 1 else ''} left); " + (
+            f"{self.action_count} actions taken>"
+        )
+
+    def _repr_html_(self) -> str:
+        from ..presentation.notebook import state_html
+
+        return state_html(self)
+
+    def _repr_svg_(self) -> str:
+        from ..presentation.notebook import board_svg
+
+        return board_svg(self)
 
     def effect(self, kind: str, seat: int, amount: int, cause: str, **detail: Any) -> None:
         """Record one consequence of the current action (only when recording)."""

@@ -16,6 +16,9 @@ A log is one JSON object (see ``docs/log-format.md`` and ``schema.json``)::
 from __future__ import annotations
 
 import json
+import math
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +27,8 @@ from ..engine.actions import Action, action_from_json
 from ..engine.setup import ChanceSource, ExplicitChance, SeededChance
 from ..errors import LogFormatError
 from ..rules_data import RulesData, UnknownOverride, load_rules
+from . import schema as _schema
+from .limits import Limits, env_name
 
 # Editions the engine can replay (the rules data may know more).
 PLAYABLE_EDITIONS: tuple[str, ...] = ("birmingham", "lancashire")
@@ -57,6 +62,13 @@ class GameLog:
     result: dict[str, Any] | None = None
     source: dict[str, Any] | None = None
     file: str | None = None
+
+    def __repr__(self) -> str:
+        names = ", ".join(repr(n if len(n) <= 40 else n[:39] + "…") for n in self.players)
+        chance = f"seed {self.seed}" if self.seed is not None else "explicit chance"
+        where = f", file {Path(self.file).name!r}" if self.file else ""
+        size = f"{len(self.players)} players ({names}), {len(self.actions)} actions"
+        return f"<GameLog {self.edition}, {size}, {chance}{where}>"
 
     @classmethod
     def new(cls, names: list[str], seed: int, **kw: Any) -> GameLog:
@@ -116,10 +128,33 @@ class GameLog:
         tmp.replace(path)
 
     @classmethod
-    def from_json(cls, data: Any, file: str | None = None) -> GameLog:
+    def from_json(cls, data: Any, file: str | None = None, limits: Limits | None = None) -> GameLog:
+        """Check a parsed log: the limits, then the JSON Schema (structure), then the meaning."""
+        limits = limits or Limits.from_env()
+
         def fail(msg: str, where: str | None = None) -> LogFormatError:
             return LogFormatError(msg, file=file, where=where)
 
+        actions = data.get("actions") if isinstance(data, dict) else None
+        if isinstance(actions, list) and len(actions) > limits.max_actions:
+            raise fail(
+                f"{len(actions)} actions is over the limit of {limits.max_actions} "
+                f"(set {env_name('max_actions')} to allow more)",
+                "actions",
+            )
+        mismatch = _schema.check(data, limits.max_string_length)
+        if mismatch is not None:
+            # The checks below word most mistakes better than the schema does; the schema has the last word.
+            cls._check(data, fail)
+            where, why = mismatch
+            raise fail(_clip(f"does not match the log schema: {why}"), where or None)
+        if "source" in data:
+            _check_free_form(data["source"], "source", limits, fail)
+        return cls._check(data, fail, file)
+
+    @classmethod
+    def _check(cls, data: Any, fail: Any, file: str | None = None) -> GameLog:
+        """The reader's own checks (clear messages, and what the schema cannot say: seats in range, names)."""
         if not isinstance(data, dict):
             raise fail("a game log must be a JSON object")
         if data.get("format") != FORMAT_NAME:
@@ -149,6 +184,8 @@ class GameLog:
                 or not isinstance(p["name"], str)
             ):
                 raise fail(f"players[{i}] must be {{'seat': {i}, 'name': <string>}}", f"players[{i}]")
+            if _has_lone_surrogate(p["name"]):
+                raise fail("the name holds a lone UTF-16 surrogate (not a character)", f"players[{i}].name")
             names.append(p["name"])
         options = data.get("options", {})
         if not isinstance(options, dict) or set(options) - OPTION_KEYS:
@@ -181,21 +218,161 @@ class GameLog:
         return log
 
     @classmethod
-    def loads(cls, text: str, file: str | None = None) -> GameLog:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise LogFormatError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}", file=file) from None
-        return cls.from_json(data, file)
+    def loads(cls, text: str, file: str | None = None, limits: Limits | None = None) -> GameLog:
+        """Read a log from JSON text (strict JSON, within ``limits``; see :func:`parse_json`)."""
+        limits = limits or Limits.from_env()
+        return cls.from_json(parse_json(text, file, limits), file, limits)
 
     @classmethod
-    def load(cls, path: str | Path) -> GameLog:
+    def load(cls, path: str | Path, limits: Limits | None = None) -> GameLog:
+        """Read a log file (UTF-8; at most ``limits.max_file_bytes`` bytes)."""
+        limits = limits or Limits.from_env()
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise LogFormatError(f"cannot read: {e}", file=str(path)) from None
-        return cls.loads(text, str(path))
+            with path.open("rb") as f:
+                raw = f.read(limits.max_file_bytes + 1)
+        except OSError as e:
+            raise LogFormatError(f"cannot read: {e.strerror or e}", file=str(path)) from None
+        if len(raw) > limits.max_file_bytes:
+            raise LogFormatError(
+                f"the file is over the limit of {limits.max_file_bytes} bytes "
+                f"(set {env_name('max_file_bytes')} to allow more)",
+                file=str(path),
+            )
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            bad = raw[e.start : e.start + 1]
+            raise LogFormatError(f"not UTF-8 text: byte {e.start} ({bad!r})", file=str(path)) from None
+        return cls.loads(text, str(path), limits)
+
+
+class _Refused(ValueError):
+    """Raised inside the JSON parser's hooks: strict JSON refuses this."""
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def parse_json(text: str, file: str | None = None, limits: Limits | None = None) -> Any:
+    """Strict JSON: no duplicate keys, no NaN/Infinity, no lone surrogates, within the size limits.
+
+    >>> parse_json('{"a": 1, "a": 2}')
+    Traceback (most recent call last):
+    ...
+    brass_stats.errors.LogFormatError: not strict JSON: duplicate key 'a' in one object
+    >>> parse_json('[NaN]')
+    Traceback (most recent call last):
+    ...
+    brass_stats.errors.LogFormatError: not strict JSON: NaN is not a JSON number
+    """
+    limits = limits or Limits.from_env()
+    if len(text) > limits.max_file_bytes:
+        raise LogFormatError(
+            f"the text is over the limit of {limits.max_file_bytes} characters "
+            f"(set {env_name('max_file_bytes')} to allow more)",
+            file=file,
+        )
+    digits = limits.max_int_digits
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        d = dict(items)
+        if len(d) != len(items):
+            seen: set[str] = set()
+            dup = next(k for k, _ in items if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+            raise _Refused(f"duplicate key {_clip(repr(dup), 80)} in one object")
+        return d
+
+    def parse_float(s: str) -> float:
+        if len(s) > digits + 8:
+            raise _Refused(f"a number of {len(s)} characters is over the limit ({env_name('max_int_digits')})")
+        value = float(s)
+        if not math.isfinite(value):
+            raise _Refused(f"{_clip(s, 40)} is too large for a JSON number")
+        return value
+
+    def parse_constant(s: str) -> Any:
+        raise _Refused(f"{s} is not a JSON number")
+
+    try:
+        # Integers are parsed by Python's own (fast) path: the schema's ranges bound every integer a
+        # log uses, _check_free_form bounds those in `source`, and Python refuses over 4300 digits.
+        data = json.loads(text, object_pairs_hook=pairs, parse_float=parse_float, parse_constant=parse_constant)
+    except json.JSONDecodeError as e:
+        raise LogFormatError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}", file=file) from None
+    except _Refused as e:
+        raise LogFormatError(f"not strict JSON: {e}", file=file) from None
+    except ValueError as e:  # Python's limit on integer digits
+        raise LogFormatError(f"not accepted: {_clip(str(e), 120)}", file=file) from None
+    except RecursionError:
+        raise LogFormatError("not accepted: JSON nested too deeply", file=file) from None
+    if _SURROGATE_ESCAPE.search(text):
+        for where, s in _strings(data, ""):
+            if _has_lone_surrogate(s):
+                why = "a string holds a lone UTF-16 surrogate (not a character)"
+                raise LogFormatError(why, file=file, where=where or None)
+    return data
+
+
+def _has_lone_surrogate(s: str) -> bool:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _strings(node: Any, where: str) -> Iterator[tuple[str, str]]:
+    """Every string (keys included) in parsed JSON, with where it is; iterative, any depth."""
+    stack: list[tuple[str, Any]] = [(where, node)]
+    while stack:
+        at, v = stack.pop()
+        if isinstance(v, str):
+            yield at, v
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                yield at, k
+                stack.append((f"{at}.{k}" if at else k, x))
+        elif isinstance(v, list):
+            stack.extend((f"{at}[{i}]", x) for i, x in enumerate(v))
+
+
+def _check_free_form(node: Any, where: str, limits: Limits, fail: Any) -> None:
+    """``source`` is free-form: bound its depth and strings."""
+    stack: list[tuple[str, Any, int]] = [(where, node, 1)]
+    while stack:
+        at, v, depth = stack.pop()
+        if depth > limits.max_depth:
+            raise fail(f"nested deeper than the limit of {limits.max_depth} ({env_name('max_depth')})", at)
+        if isinstance(v, str):
+            if len(v) > limits.max_string_length:
+                raise fail(_string_too_long(len(v), limits), at)
+            if _has_lone_surrogate(v):
+                raise fail("a string holds a lone UTF-16 surrogate (not a character)", at)
+        elif isinstance(v, int) and len(str(abs(v))) > limits.max_int_digits:
+            raise fail(
+                f"an integer of {len(str(abs(v)))} digits is over the limit of {limits.max_int_digits} "
+                f"({env_name('max_int_digits')})",
+                at,
+            )
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                if len(k) > limits.max_string_length or _has_lone_surrogate(k):
+                    raise fail("a key is too long or not text", at)
+                stack.append((f"{at}.{k}", x, depth + 1))
+        elif isinstance(v, list):
+            stack.extend((f"{at}[{i}]", x, depth + 1) for i, x in enumerate(v))
+
+
+def _string_too_long(n: int, limits: Limits) -> str:
+    return (
+        f"a string of {n} characters is over the limit of {limits.max_string_length} ({env_name('max_string_length')})"
+    )
+
+
+def _clip(text: str, most: int = 300) -> str:
+    """Bound a message that quotes input: huge values never reach a terminal whole."""
+    return text if len(text) <= most else text[: most - 15] + f"... ({len(text)} chars)"
 
 
 def _check_chance(chance: Any, players: int, fail: Any, edition: str = "birmingham") -> None:
@@ -227,8 +404,12 @@ def _check_chance(chance: Any, players: int, fail: Any, edition: str = "birmingh
         card_lists(chance["discards"], "chance.discards", players)
     if "reserve" in chance:
         card_lists([chance["reserve"]], "chance.reserve", 1)
-    if "merchant_tiles" in chance and not isinstance(chance["merchant_tiles"], dict):
-        raise fail("must map merchant locations to lists of tile faces", "chance.merchant_tiles")
+    if "merchant_tiles" in chance:
+        if not isinstance(chance["merchant_tiles"], dict):
+            raise fail("must map merchant locations to lists of tile faces", "chance.merchant_tiles")
+        for loc, faces in chance["merchant_tiles"].items():
+            if not isinstance(faces, list) or not all(isinstance(f, str) for f in faces):
+                raise fail("must be a list of tile faces (strings)", f"chance.merchant_tiles.{loc}")
     dcm = chance.get("distant_market")
     if dcm is not None and (
         not isinstance(dcm, dict)

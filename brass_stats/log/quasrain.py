@@ -1,8 +1,9 @@
 """Import games exported by the BrassBirmingham online server (Quasrain-Coder, TypeScript).
 
-A record (``*.record.json``) holds that server's actions; a setup file
-(``*.setup.json``) holds the chance outcomes reconstructed from its seed. The
-converter maps the server's link indices, slot indices, card ids and merchant
+A record (``*.record.json``) holds that server's actions and the seed behind
+every chance outcome; :mod:`.quasrain_setup` rebuilds the deal from it. A setup
+file (``*.setup.json``, made by running that server's engine), when given, is
+only a cross-check. The converter maps the server's link indices, slot indices, card ids and merchant
 names to this project's identifiers (tables in ``quasrain_tables.json``),
 replays the game through the engine, and writes every choice the record left
 out exactly as that server made it (:class:`QuasrainPolicy`), so the converted
@@ -10,7 +11,7 @@ log replays under the strict rule that ambiguous choices are stated.
 
 >>> from pathlib import Path
 >>> d = Path(__file__).parents[2] / "tests" / "golden" / "quasrain"
->>> log = convert_files(d / "wq9gs6-2p.record.json", d / "wq9gs6-2p.setup.json")
+>>> log = convert_files(d / "wq9gs6-2p.record.json")
 >>> len(log.actions), log.players
 (78, ('jsb', '111'))
 """
@@ -33,19 +34,9 @@ from ..engine.turn import tile_sale_value
 from ..errors import IllegalAction, LogFormatError
 from ..replay import Replay
 from .format import GameLog
+from .quasrain_setup import CardPlay, ConversionError, Reconstruction, brief, check_setup_file, reconstruct
 
 T = TypeVar("T")
-
-
-class ConversionError(LogFormatError):
-    """A record could not be converted: names the record, the action's ``seq`` and the field."""
-
-    def __init__(self, message: str, *, record: str, seq: int | None = None, field: str | None = None) -> None:
-        parts = (f"seq {seq}" if seq is not None else "", f"field {field!r}" if field else "")
-        where = ", ".join(x for x in parts if x)
-        super().__init__(message, file=record, where=where or None)
-        self.seq = seq
-        self.field = field
 
 
 @cache
@@ -98,10 +89,13 @@ class QuasrainPolicy(ChoicePolicy):
         if what == choice.COAL_MINE:
             return min(opts, key=lambda r: _server_sort_key(str(r)))
         if what == choice.IRON_WORKS:
+            ordered = sorted(opts, key=lambda r: _server_sort_key(str(r)))
+            if context.get("cause") == "develop":
+                # one cube per tile, each from the first works holding any iron at that moment
+                return ordered[0]
             used: list[str] = context["used"]
             if used and used[-1] in opts:
-                return used[-1]  # (type: ignore not needed: same element type)
-            ordered = sorted(opts, key=lambda r: _server_sort_key(str(r)))
+                return used[-1]
             if not used:
                 enough = [r for r in ordered if state.tiles[str(r)].resources >= context["remaining"]]
                 if enough:
@@ -126,6 +120,26 @@ class QuasrainPolicy(ChoicePolicy):
         return super().choose(what, options, context)
 
 
+# Fields a record may hold, per action type (anything else fails loudly: a newer server wrote it).
+ENTRY_FIELDS = frozenset({"seq", "player", "action"})
+ACTION_FIELDS: dict[str, frozenset[str]] = {
+    "build": frozenset({"type", "cardId", "industry", "location", "slotIndex", "ironSources"}),
+    "network": frozenset({"type", "cardId", "links", "beerSource"}),
+    "develop": frozenset({"type", "cardId", "removals", "ironSources"}),
+    "sell": frozenset({"type", "cardId", "sales", "bonusDevelop"}),
+    "loan": frozenset({"type", "cardId"}),
+    "pass": frozenset({"type", "cardId"}),
+    "scout": frozenset({"type", "cardIds"}),
+}
+SALE_FIELDS = frozenset({"location", "slotIndex", "merchant", "useMerchantBeer", "beerSources"})
+IRON_SOURCE_FIELDS = frozenset({"kind", "location", "slotIndex", "count"})
+BEER_SOURCE_FIELDS = frozenset({"kind", "location", "slotIndex", "tileIndex"})
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 class _Mapper:
     """Maps one record action's fields to project identifiers, naming the field on failure."""
 
@@ -141,26 +155,43 @@ class _Mapper:
             raise self.fail(field, "missing")
         return action[field]
 
+    def known(self, obj: Mapping[str, Any], allowed: frozenset[str], where: str) -> None:
+        unknown = sorted(str(k) for k in obj if k not in allowed)
+        if unknown:
+            raise self.fail(
+                f"{where}.{unknown[0]}" if where else unknown[0],
+                f"unknown field(s) {', '.join(map(repr, unknown))} (this importer reads {', '.join(sorted(allowed))})",
+            )
+
+    def obj(self, value: Any, field: str) -> Mapping[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(field, f"must be an object, got {brief(value)}")
+        return value
+
     def lookup(self, table: str, key: Any, field: str) -> Any:
-        value = self.t[table].get(str(key))
+        value = self.t[table].get(key) if isinstance(key, str | int) and not isinstance(key, bool) else None
+        if value is None and _is_int(key):
+            value = self.t[table].get(str(key))
         if value is None:
-            raise self.fail(field, f"unknown {table[:-1] if table.endswith('s') else table} {key!r}")
+            raise self.fail(field, f"unknown {table[:-1] if table.endswith('s') else table} {brief(key)}")
         return value
 
     def card(self, key: Any, field: str = "cardId") -> str:
+        if not isinstance(key, str):
+            raise self.fail(field, f"a card id must be a string, got {brief(key)}")
         return str(self.lookup("cards", key, field))
 
     def slot(self, loc: Any, index: Any, field: str) -> str:
-        slots = self.t["slots"].get(str(loc))
+        slots = self.t["slots"].get(loc) if isinstance(loc, str) else None
         if slots is None:
-            raise self.fail(field, f"unknown location {loc!r}")
-        if not isinstance(index, int) or not 0 <= index < len(slots):
-            raise self.fail(field, f"{loc} has no slot {index!r}")
+            raise self.fail(field, f"unknown location {brief(loc)}")
+        if not _is_int(index) or not 0 <= index < len(slots):
+            raise self.fail(field, f"{loc} has no slot {brief(index)}")
         return str(slots[index])
 
-    def source(self, src: Any, field: str) -> str:
-        if not isinstance(src, dict):
-            raise self.fail(field, f"a source must be an object, got {src!r}")
+    def source(self, src: Any, field: str, allowed: frozenset[str]) -> str:
+        src = self.obj(src, field)
+        self.known(src, allowed, field)
         kind = src.get("kind")
         if kind == "merchant":
             return MERCHANT
@@ -168,26 +199,83 @@ class _Mapper:
             return MARKET
         if "location" in src:
             return self.slot(src["location"], src.get("slotIndex"), field)
-        raise self.fail(field, f"cannot read source {src!r}")
+        raise self.fail(field, f"cannot read source {brief(src)}")
 
-    def sources(self, action: Mapping[str, Any], field: str) -> tuple[str, ...] | None:
-        if field not in action:
+    def iron_sources(self, action: Mapping[str, Any]) -> tuple[str, ...] | None:
+        """``ironSources``: one entry per works; a newer record's ``count`` says how many cubes it gave."""
+        if "ironSources" not in action:
             return None
-        value = action[field]
+        value = action["ironSources"]
         if not isinstance(value, list):
-            raise self.fail(field, "must be a list")
-        return tuple(self.source(s, field) for s in value)
+            raise self.fail("ironSources", "must be a list")
+        out: list[str] = []
+        for src in value:
+            ref = self.source(src, "ironSources", IRON_SOURCE_FIELDS)
+            count = src.get("count", 1)
+            if not _is_int(count) or not 1 <= count <= MAX_IRON_PER_SOURCE:
+                raise self.fail("ironSources.count", f"must be a whole number of cubes (1..{MAX_IRON_PER_SOURCE})")
+            out.extend([ref] * count)
+        return tuple(out)
+
+    def beer_sources(self, sale: Mapping[str, Any]) -> tuple[tuple[str, ...] | None, int | None]:
+        """A sale's ``beerSources``, and the merchant space a ``{kind: merchant, tileIndex}`` names."""
+        if "beerSources" not in sale:
+            return None, None
+        value = sale["beerSources"]
+        if not isinstance(value, list):
+            raise self.fail("sales.beerSources", "must be a list")
+        out: list[str] = []
+        space: int | None = None
+        for src in value:
+            out.append(self.source(src, "sales.beerSources", BEER_SOURCE_FIELDS))
+            if "tileIndex" in src:
+                if out[-1] != MERCHANT or not _is_int(src["tileIndex"]) or not 0 <= src["tileIndex"] < 2:
+                    raise self.fail("sales.beerSources.tileIndex", f"not a merchant space: {brief(src)}")
+                space = src["tileIndex"]
+        return tuple(out), space
 
 
-def map_action(entry: Mapping[str, Any], record: str, policy: QuasrainPolicy) -> Action:
-    """One ``{seq, player, action}`` entry as a project action (choices the record omits stay None)."""
+# A works holds at most 6 iron cubes (Iron Works IV); a count above that is not a real record.
+MAX_IRON_PER_SOURCE = 6
+
+
+def _entry(entry: Any, record: str, index: int) -> tuple[_Mapper, int, Mapping[str, Any]]:
+    """Check an ``{seq, player, action}`` entry's shape: (mapper naming its seq, player, action object)."""
+    if not isinstance(entry, dict):
+        raise ConversionError(f"each action entry must be an object, got {brief(entry)}", record=record, seq=index)
     seq = entry.get("seq")
-    m = _Mapper(record, seq if isinstance(seq, int) else None)
+    m = _Mapper(record, seq if _is_int(seq) else index)
+    m.known(entry, ENTRY_FIELDS, "")
     player = m.get(entry, "player")
-    a = m.get(entry, "action")
-    if not isinstance(a, dict) or not isinstance(player, int):
-        raise m.fail("action", "each entry needs an integer 'player' and an 'action' object")
+    if not _is_int(player):
+        raise m.fail("player", f"must be a seat number, got {brief(player)}")
+    a = m.obj(m.get(entry, "action"), "action")
     kind = m.get(a, "type")
+    if not isinstance(kind, str) or kind not in ACTION_FIELDS:
+        raise m.fail("type", f"unknown action type {brief(kind)}")
+    m.known(a, ACTION_FIELDS[kind], "")
+    return m, player, a
+
+
+def card_play(entry: Any, record: str, index: int) -> CardPlay:
+    """The cards one entry spends, in the server's ids (for rebuilding the deal; see quasrain_setup)."""
+    m, player, a = _entry(entry, record, index)
+    if a["type"] == "scout":
+        ids = m.get(a, "cardIds")
+        if not isinstance(ids, list) or len(ids) != 3:
+            raise m.fail("cardIds", "a scout discards a list of three card ids")
+        for c in ids:
+            m.card(c, "cardIds")
+        return CardPlay(m.seq, player, list(ids), "cardIds")
+    card = m.get(a, "cardId")
+    m.card(card)
+    return CardPlay(m.seq, player, [card], "cardId")
+
+
+def map_action(entry: Mapping[str, Any], record: str, policy: QuasrainPolicy, index: int = 0) -> Action:
+    """One ``{seq, player, action}`` entry as a project action (choices the record omits stay None)."""
+    m, player, a = _entry(entry, record, index)
+    kind = a["type"]
     if kind == "build":
         location = str(m.lookup("locations", m.get(a, "location"), "location"))
         slot = a.get("slotIndex")
@@ -200,29 +288,29 @@ def map_action(entry: Mapping[str, Any], record: str, policy: QuasrainPolicy) ->
             location,
             slot,
             None,
-            m.sources(a, "ironSources"),
+            m.iron_sources(a),
         )
     if kind == "network":
         links = m.get(a, "links")
-        if not isinstance(links, list):
-            raise m.fail("links", "must be a list of link indices")
+        if not isinstance(links, list) or not 1 <= len(links) <= 2:
+            raise m.fail("links", "must be a list of one or two link indices")
         beer = a.get("beerSource")
         return Network(
             player,
             m.card(m.get(a, "cardId")),
             tuple(str(m.lookup("links", i, "links")) for i in links),
             None,
-            None if beer is None else m.source(beer, "beerSource"),
+            None if beer is None else m.source(beer, "beerSource", BEER_SOURCE_FIELDS - {"tileIndex"}),
         )
     if kind == "develop":
         removals = m.get(a, "removals")
-        if not isinstance(removals, list):
-            raise m.fail("removals", "must be a list of industries")
+        if not isinstance(removals, list) or not 1 <= len(removals) <= 2:
+            raise m.fail("removals", "must be a list of one or two industries")
         return Develop(
             player,
             m.card(m.get(a, "cardId")),
             tuple(str(m.lookup("industries", r, "removals")) for r in removals),
-            m.sources(a, "ironSources"),
+            m.iron_sources(a),
         )
     if kind == "sell":
         raw_sales = m.get(a, "sales")
@@ -233,131 +321,185 @@ def map_action(entry: Mapping[str, Any], record: str, policy: QuasrainPolicy) ->
         sales = []
         policy.merchant_beer = {}
         for s in raw_sales:
-            if not isinstance(s, dict):
-                raise m.fail("sales", "each sale must be an object")
+            s = m.obj(s, "sales")
+            m.known(s, SALE_FIELDS, "sales")
             tile = m.slot(m.get(s, "location"), m.get(s, "slotIndex"), "sales.slotIndex")
             merchant = str(m.lookup("locations", m.get(s, "merchant"), "sales.merchant"))
-            use_merchant = bool(s.get("useMerchantBeer", False))
+            use_merchant = s.get("useMerchantBeer", False)
+            if not isinstance(use_merchant, bool):
+                raise m.fail("sales.useMerchantBeer", f"must be true or false, got {brief(use_merchant)}")
             policy.merchant_beer[tile] = use_merchant
-            beer = m.sources(s, "beerSources")
-            space = s.get("tileIndex")
+            beer, space = m.beer_sources(s)
             this_bonus = None
             if bonus_ind is not None and use_merchant and merchant == "gloucester":
                 this_bonus, bonus_ind = bonus_ind, None
-            sales.append(Sale(tile, merchant, space if isinstance(space, int) else None, beer, this_bonus))
+            sales.append(Sale(tile, merchant, space, beer, this_bonus))
         return Sell(player, m.card(m.get(a, "cardId")), tuple(sales))
     if kind == "loan":
         return Loan(player, m.card(m.get(a, "cardId")))
     if kind == "pass":
         return Pass(player, m.card(m.get(a, "cardId")))
-    if kind == "scout":
-        ids = m.get(a, "cardIds")
-        if not isinstance(ids, list):
-            raise m.fail("cardIds", "must be a list of card ids")
-        return Scout(player, tuple(m.card(c, "cardIds") for c in ids))
-    raise m.fail("type", f"unknown action type {kind!r}")
+    ids = m.get(a, "cardIds")  # scout (the entry check admits no other type)
+    if not isinstance(ids, list):
+        raise m.fail("cardIds", "must be a list of card ids")
+    return Scout(player, tuple(m.card(c, "cardIds") for c in ids))
 
 
-def chance_from_setup(setup: Mapping[str, Any], record: str) -> dict[str, Any]:
-    """Explicit chance records from the setup file's initial deal and rail-era reshuffle."""
+def chance_from_reconstruction(rebuilt: Reconstruction) -> dict[str, Any]:
+    """Explicit chance records (project identifiers) from the deal rebuilt from the seed."""
     t = tables()
+
+    def cards(ids: list[str]) -> list[str]:
+        return [t["cards"][c] for c in ids]
+
+    init = rebuilt.initial
+    chance: dict[str, Any] = {
+        "merchant_tiles": {
+            t["locations"][loc]: [t["merchant_faces"][f] for f in spec["tiles"]]
+            for loc, spec in init.merchants.items()
+            if spec["tiles"]
+        },
+        "turn_order": list(init.turn_order),
+        "hands": [cards(h) for h in init.hands],
+        "discards": [[c] for c in cards(init.discard_pile)],
+        "deck": cards(init.deck_top_first),
+    }
+    if rebuilt.rail is not None:
+        chance["rail_era"] = {
+            "hands": [cards(h) for h in rebuilt.rail.hands],
+            "deck": cards(rebuilt.rail.deck_top_first),
+        }
+    return chance
+
+
+AUDITED_SCORES = "officialRulesEngine_d3d2697_fromYuiffyAudit"
+
+
+def declared_result(
+    setup: Mapping[str, Any], record: str = "record", players: int | None = None
+) -> dict[str, Any] | None:
+    """The scores the server published (in a setup file), as a declared result checked on validation."""
 
     def fail(field: str, msg: str) -> ConversionError:
         return ConversionError(msg, record=record, field=field)
 
-    def cards(ids: Any, field: str) -> list[str]:
-        if not isinstance(ids, list):
-            raise fail(field, "must be a list of card ids")
-        out = []
-        for c in ids:
-            code = t["cards"].get(c)
-            if code is None:
-                raise fail(field, f"unknown card id {c!r}")
-            out.append(code)
-        return out
+    def numbers(obj: Mapping[str, Any], key: str, where: str) -> list[int]:
+        v = obj.get(key)
+        if not isinstance(v, list) or not all(_is_int(x) for x in v) or (players is not None and len(v) != players):
+            count = f"{players} " if players is not None else ""
+            raise fail(f"{where}.{key}", f"must be a list of {count}whole numbers, got {brief(v)}")
+        return list(v)
 
-    try:
-        init = setup["initialSetup"]
-        merchants: dict[str, list[str]] = {}
-        for loc, spec in init["merchants"].items():
-            if not spec["tiles"]:
-                continue
-            faces = []
-            for face in spec["tiles"]:
-                if face not in t["merchant_faces"]:
-                    raise fail("initialSetup.merchants", f"unknown merchant tile {face!r}")
-                faces.append(t["merchant_faces"][face])
-            merchants[t["locations"][loc]] = faces
-        chance: dict[str, Any] = {
-            "merchant_tiles": merchants,
-            "turn_order": list(init["turnOrder"]),
-            "hands": [cards(h, "initialSetup.hands") for h in init["hands"]],
-            "discards": [[c] for c in cards(init["discardPile"], "initialSetup.discardPile")],
-            "deck": cards(init["deckTopFirst"], "initialSetup.deckTopFirst"),
-        }
-        rail = setup.get("railEraStart")
-        if rail is not None:
-            chance["rail_era"] = {
-                "hands": [cards(h, "railEraStart.hands") for h in rail["hands"]],
-                "deck": cards(rail["deckTopFirst"], "railEraStart.deckTopFirst"),
-            }
-    except (KeyError, TypeError) as e:
-        raise fail("initialSetup", f"setup file is missing {e}") from None
-    return chance
-
-
-def declared_result(setup: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The scores the server published, as a declared result (checked when the log is validated)."""
-    scores = setup.get("scores", {}).get("officialRulesEngine_d3d2697_fromYuiffyAudit")
-    if not scores:
+    scores = setup.get("scores")
+    if scores is None:
         return None
-    out: dict[str, Any] = {"final": [{"seat": i, "vp": vp} for i, vp in enumerate(scores["finalScores"])]}
+    if not isinstance(scores, dict):
+        raise fail("setup.scores", f"must be an object, got {brief(scores)}")
+    audited = scores.get(AUDITED_SCORES)
+    if audited is None:
+        return None
+    if not isinstance(audited, dict):
+        raise fail(f"setup.scores.{AUDITED_SCORES}", f"must be an object, got {brief(audited)}")
+    where = f"setup.scores.{AUDITED_SCORES}"
+    out: dict[str, Any] = {
+        "final": [{"seat": i, "vp": vp} for i, vp in enumerate(numbers(audited, "finalScores", where))]
+    }
     rail = setup.get("railEraStart")
     if rail is not None:
+        if not isinstance(rail, dict):
+            raise fail("setup.railEraStart", f"must be an object, got {brief(rail)}")
         # VP at the start of the rail era is the canal-era score; railEraStart's own VP predates the
         # server's merchant-link fix, its money and income do not depend on it.
         out["rail_era_start"] = {
-            "vp": list(scores["canalScores"]),
-            "money": list(rail["money"]),
-            "income_level": list(rail["incomeLevel"]),
+            "vp": numbers(audited, "canalScores", where),
+            "money": numbers(rail, "money", "setup.railEraStart"),
+            "income_level": numbers(rail, "incomeLevel", "setup.railEraStart"),
         }
     return out
 
 
-def convert(record: Mapping[str, Any], setup: Mapping[str, Any], record_name: str = "record") -> GameLog:
-    """Convert one record + setup into a fully stated project log (raises ConversionError)."""
+def _player_count(record: Mapping[str, Any], record_name: str) -> int:
+    n = record.get("playerCount")
+    seats = record.get("seats")
+    if n is None and isinstance(seats, list):
+        n = len(seats)  # older exports: one seat object per player
+    if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= 4:
+        raise ConversionError(f"must be 2, 3 or 4, got {brief(n)}", record=record_name, field="playerCount")
+    return n
+
+
+def _seat_names(record: Mapping[str, Any], players: int, record_name: str) -> tuple[str, ...]:
+    seats = record.get("seats")
+    if seats is None:
+        return tuple(f"Seat {i}" for i in range(players))
+    if not isinstance(seats, list) or len(seats) != players:
+        raise ConversionError(f"must list {players} seat objects (playerCount)", record=record_name, field="seats")
+    names = []
+    for i, seat in enumerate(seats):
+        if not isinstance(seat, dict):
+            raise ConversionError(f"seat {i} must be an object, got {brief(seat)}", record=record_name, field="seats")
+        name = seat.get("nickname", f"Seat {i}")
+        if not isinstance(name, str):
+            raise ConversionError(f"seat {i}'s nickname must be a string", record=record_name, field="seats.nickname")
+        names.append(name)
+    return tuple(names)
+
+
+def _seed(record: Mapping[str, Any], record_name: str) -> int | float:
+    seed = record.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int | float):
+        raise ConversionError(f"must be a number, got {brief(seed)}", record=record_name, field="seed")
+    return seed
+
+
+def rebuild_setup(record: Any, record_name: str = "record") -> Reconstruction:
+    """Every chance outcome of a record, rebuilt from its ``seed``, ``playerCount`` and the cards it spends."""
     if not isinstance(record, Mapping) or not isinstance(record.get("actions"), list):
         raise ConversionError("not a BrassBirmingham record (no 'actions' list)", record=record_name)
-    seats = record.get("seats")
-    if not isinstance(seats, list) or not 2 <= len(seats) <= 4:
-        raise ConversionError("'seats' must list 2 to 4 seats", record=record_name, field="seats")
-    names = tuple(str(s.get("nickname", f"Seat {i}")) for i, s in enumerate(seats))
-    log = GameLog(
-        players=names,
-        chance=chance_from_setup(setup, record_name),
-        options={"tile_overrides": dict(tables()["tile_overrides"])},
-        result=declared_result(setup),
-        source={
-            "format": "quasrain",
-            "room": record.get("roomCode"),
-            "seed": record.get("seed"),
-            "record": Path(record_name).name,
-        },
-    )
+    players = _player_count(record, record_name)
+    plays = [card_play(e, record_name, i) for i, e in enumerate(record["actions"])]
+    return reconstruct(players, _seed(record, record_name), plays, record_name)
+
+
+def convert(record: Any, setup: Any = None, record_name: str = "record", setup_name: str = "setup") -> GameLog:
+    """Convert one record into a fully stated project log (raises ConversionError).
+
+    Chance outcomes are rebuilt from the record alone (:func:`rebuild_setup`). A
+    ``setup`` (the ``*.setup.json`` object), when given, is checked against them
+    field by field, and supplies the server's published scores as the declared result.
+    """
+    rebuilt = rebuild_setup(record, record_name)
+    names = _seat_names(record, rebuilt.players, record_name)
+    result = None
+    if setup is not None:
+        check_setup_file(rebuilt, setup, record_name, setup_name)
+        result = declared_result(setup, record_name, rebuilt.players)
+    source: dict[str, Any] = {
+        "format": "quasrain",
+        "room": record.get("roomCode"),
+        "seed": rebuilt.seed,
+        "record": Path(record_name).name,
+        "chance": "rebuilt from the record's seed, playerCount and cards (server-setup.md)",
+    }
+    if setup is not None:
+        source["setup_checked"] = Path(setup_name).name
+    if rebuilt.unknown:
+        source["unknown"] = list(rebuilt.unknown)
+    log = GameLog(players=names, chance=chance_from_reconstruction(rebuilt), result=result, source=source)
     policy = QuasrainPolicy()
     try:
         replay = Replay(log, policy=policy, keep_states=False)
     except LogFormatError as e:
         raise ConversionError(e.message, record=record_name, field="setup") from None
-    for entry in record["actions"]:
-        seq = entry.get("seq") if isinstance(entry, dict) else None
+    for i, entry in enumerate(record["actions"]):
+        seq = entry.get("seq", i)
         _settle_shortfalls(replay, record_name, seq)
-        action = map_action(entry if isinstance(entry, dict) else {}, record_name, policy)
+        action = map_action(entry, record_name, policy, i)
         try:
             replay.push(action)
         except IllegalAction as e:
             msg = f"illegal action: {e.message} [{e.rule}]"
-            raise ConversionError(msg, record=record_name, seq=seq, field="action") from None
+            raise ConversionError(msg, record=record_name, seq=seq, field="action", rule=e.rule) from None
         except LogFormatError as e:
             raise ConversionError(e.message, record=record_name, seq=seq) from None
     _settle_shortfalls(replay, record_name, None)
@@ -385,9 +527,11 @@ def _read_json(path: Path, what: str) -> Any:
         raise ConversionError(f"{what} is not valid JSON: {e}", record=str(path)) from None
 
 
-def convert_files(record_path: str | Path, setup_path: str | Path) -> GameLog:
-    """Convert a record file and its setup file (see :func:`convert`)."""
-    record_path, setup_path = Path(record_path), Path(setup_path)
+def convert_files(record_path: str | Path, setup_path: str | Path | None = None) -> GameLog:
+    """Convert a record file, and check it against its setup file when one is given (see :func:`convert`)."""
+    record_path = Path(record_path)
     record = _read_json(record_path, "record")
-    setup = _read_json(setup_path, "setup")
-    return convert(record, setup, str(record_path))
+    if setup_path is None:
+        return convert(record, None, str(record_path))
+    setup = _read_json(Path(setup_path), "setup")
+    return convert(record, setup, str(record_path), str(setup_path))

@@ -78,7 +78,8 @@ def player_legend(ax: Axes, **kw: Any) -> None:
     ax.legend(handles, labels, **{"fontsize": 8, "frameon": False, **kw})
 
 
-def _line(ax: Axes, x: Any, y: Any, name: object, **kw: Any) -> None:
+def player_line(ax: Axes, x: Any, y: Any, name: object, **kw: Any) -> None:
+    """Plot a line that :func:`player_legend` names after the player (as plain text)."""
     (line,) = ax.plot(x, y, **kw)
     line._brass_label = plot_text(name)  # type: ignore[attr-defined]
 
@@ -95,7 +96,9 @@ def income_chart(summary: pd.DataFrame) -> Chart:
     """``summary``: :func:`brass_stats.analysis.games.round_summary`."""
     fig, ax = new_chart()
     for seat, g in summary.groupby("seat"):
-        _line(ax, g["round"], g["income_level"], g["name"].iloc[0], marker="o", ms=3, color=PLAYER_COLOURS[int(seat)])
+        player_line(
+            ax, g["round"], g["income_level"], g["name"].iloc[0], marker="o", ms=3, color=PLAYER_COLOURS[int(seat)]
+        )
     ax.axhline(0, color="#cccccc", lw=1)
     ax.set_xlabel("round")
     ax.set_ylabel("income level (£ per round)")
@@ -170,7 +173,7 @@ def vp_progression_chart(progression: pd.DataFrame) -> Chart:
     df = with_round_positions(progression)
     for seat, g in df.groupby("seat"):
         c = PLAYER_COLOURS[int(seat)]
-        _line(ax, g["x"], g["vp"], g["name"].iloc[0], color=c, lw=2)
+        player_line(ax, g["x"], g["vp"], g["name"].iloc[0], color=c, lw=2)
         ax.plot(g["x"], g["vp_if_era_ended"], color=c, lw=1, ls="--")
     rounds = sorted(df["round"].unique())
     if rounds:
@@ -199,7 +202,7 @@ def money_chart(money: pd.DataFrame) -> Chart:
         g = money[money["seat"] == seat]
         c = PLAYER_COLOURS[int(seat)]
         ax.bar(g["round"] - 0.4 + width * (i + 0.5), g["spent_this_round"], width=width, color=c, alpha=0.35)
-        _line(ax, g["round"], g["money"], g["name"].iloc[0], color=c, marker="o", ms=3)
+        player_line(ax, g["round"], g["money"], g["name"].iloc[0], color=c, marker="o", ms=3)
     ax.set_xlabel("round")
     ax.set_ylabel("£")
     ax.set_title("Money after income (lines) and spent in the round (bars)")

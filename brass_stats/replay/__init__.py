@@ -40,6 +40,12 @@ class Step:
     effects: list[Effect]
     state: GameState | None  # after the action (None when states are not kept)
 
+    def __repr__(self) -> str:
+        who = f"seat {self.action.player}"
+        if self.state is not None:
+            who = f"{_short(self.state.players[self.action.player].name)!r} ({who})"
+        return f"<Step {self.index}: {self.era.title()} Era round {self.era_round}, {who}: {self.action!r}>"
+
     def money_after(self, seat: int) -> int:
         assert self.state is not None
         return self.state.players[seat].money
@@ -61,6 +67,22 @@ class Replay:
     def __post_init__(self) -> None:
         self.initial = new_game(list(self.log.players), self.log.chance_source(), self.log.rules(), self.log.options)
         self.state = self.initial
+
+    def __repr__(self) -> str:
+        names = ", ".join(repr(_short(n)) for n in self.log.players)
+        head = f"<Replay {self.log.edition}, {len(self.log.players)} players ({names}): "
+        done = f"{len(self.steps)} of {len(self.log.actions)} actions"
+        if self.error is not None:
+            return f"{head}{done}, stopped by an illegal action at index {self.error.index} ({self.error.rule})>"
+        if self.finished:
+            top = min(self.standings(), key=lambda s: (s.rank, s.seat))
+            return f"{head}{done}, finished: {_short(top.name)!r} wins with {top.vp} VP>"
+        return f"{head}{done}, not finished>"
+
+    def _repr_html_(self) -> str:
+        from ..presentation.notebook import replay_html
+
+        return replay_html(self)
 
     # -- stepping ------------------------------------------------------------
     def push(self, action: Action) -> Step:
@@ -195,6 +217,10 @@ def _player_value(state: GameState, seat: int, key: str) -> Any:
     if key == "income_space":
         return p.income_space
     return getattr(p, key)
+
+
+def _short(name: str, limit: int = 40) -> str:
+    return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
 def replay(log: GameLog, policy: ChoicePolicy = STRICT, keep_states: bool = True) -> Replay:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -478,18 +478,41 @@ def _apply_overrides(rules: RulesData, overrides: tuple[tuple[str, Any], ...]) -
             raise UnknownOverride(
                 f"tile override {key!r}: field must be one of {sorted(OVERRIDABLE_FIELDS)} with an integer value"
             )
+        low, high = override_range(rules, fld)
+        if not low <= value <= high:
+            raise UnknownOverride(
+                f"tile override {key!r}: {value} is out of range; {rules.edition.title()} allows {low} to {high} "
+                f"(twice the largest printed {fld}, at least 4)"
+            )
         changes: dict[str, Any] = {fld: value}
         industries[ind][pos] = replace(current, **changes)
     return replace(rules, industries={k: tuple(v) for k, v in industries.items()}, overrides=overrides)
 
 
+def override_range(rules: RulesData, fld: str) -> tuple[int, int]:
+    """The values a tile override of ``fld`` may take: 0 to twice the edition's largest printed value
+    (at least 4). Misprints stay well inside; absurd values (an iron cost of 2**63) are refused."""
+    printed = max(getattr(lv, fld) for levels in rules.industries.values() for lv in levels)
+    return 0, max(4, 2 * printed)
+
+
 @cache
-def _load(edition: str, overrides: tuple[tuple[str, Any], ...]) -> RulesData:
+def _base(edition: str) -> RulesData:
     builders = {"birmingham": _build_birmingham, "lancashire": _build_lancashire}
     if edition not in builders:
         raise ValueError(f"unknown edition {edition!r}; known: {', '.join(EDITIONS)}")
-    base = builders[edition](_raw(edition))
-    return _apply_overrides(base, overrides) if overrides else base
+    return builders[edition](_raw(edition))
+
+
+# Bounded: every distinct set of overrides in a log builds its own rules data (~90 KB), and
+# logs are user input. The editions' own data (no overrides) is kept for good.
+@lru_cache(maxsize=32)
+def _with_overrides(edition: str, overrides: tuple[tuple[str, Any], ...]) -> RulesData:
+    return _apply_overrides(_base(edition), overrides)
+
+
+def _load(edition: str, overrides: tuple[tuple[str, Any], ...]) -> RulesData:
+    return _with_overrides(edition, overrides) if overrides else _base(edition)
 
 
 def load_rules(edition: str = "birmingham", tile_overrides: Mapping[str, int] | None = None) -> RulesData:

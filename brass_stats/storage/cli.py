@@ -1,29 +1,53 @@
 """The ``replay`` and ``ingest`` commands (standalone click commands, registered on the main group).
 
 Exit status: 0 every game stored or already stored; 1 a game failed validation (it is in the
-``failures`` table); 2 no input files found (or a named file does not exist).
+``failures`` table); 2 no input files found (or a named file does not exist), or the store cannot be
+opened; 4 (:data:`~brass_stats.exitcodes.BUSY`) the store is being written by another process.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
+from ..exitcodes import BAD_INPUT
+from ..output import emit, format_option
 from ..validate import expand_paths
+from .corpus import EXIT_BUSY
+from .duckdb_store import CorpusBusy, CorpusError
 from .ingest import IngestReport, ingest, replay_files
 
-MISSING = 2
+MISSING = BAD_INPUT
 
 
-def _echo_report(report: IngestReport, parquet: Path | None) -> None:
+def _echo_report(report: IngestReport, parquet: Path | None, fmt: str = "table") -> None:
+    """Failures, one line each on stderr; then the summary on stdout in the chosen ``--format``."""
     for o in report.failures:
         where = f" at action {o.action_index}" if o.action_index is not None else ""
         click.echo(f"{o.file}: FAILED ({o.error_kind}{', ' + o.rule if o.rule else ''}){where}: {o.message}", err=True)
-    click.echo(report.summary())
-    if parquet is not None:
-        click.echo(f"parquet written to {parquet}")
+    if fmt == "table":
+        click.echo(report.summary())
+        if parquet is not None:
+            click.echo(f"parquet written to {parquet}")
+        return
+    row = {
+        "files": report.files,
+        "stored": report.stored,
+        "skipped": report.skipped,
+        "failed": report.failed,
+        "actions": report.actions,
+        "seconds": round(report.seconds, 3),
+        "parquet": None if parquet is None else str(parquet),
+    }
+    emit([row], fmt)
+
+
+def _store_error(e: Exception) -> NoReturn:
+    click.echo(f"error: {e}", err=True)
+    sys.exit(EXIT_BUSY if isinstance(e, CorpusBusy) else MISSING)
 
 
 def _check_inputs(items: tuple[str, ...]) -> list[Path]:
@@ -41,11 +65,19 @@ def _check_inputs(items: tuple[str, ...]) -> list[Path]:
 @click.option(
     "--parquet", type=click.Path(file_okay=False, path_type=Path), help="Also export every table as Parquet here."
 )
-def replay_command(files: tuple[str, ...], db: Path, parquet: Path | None) -> None:
-    """Replay game logs and store their tables in a DuckDB file."""
+@format_option()
+def replay_command(files: tuple[str, ...], db: Path, parquet: Path | None, fmt: str) -> None:
+    """Replay game logs one by one in this process and store their tables in a DuckDB file.
+
+    The same result as `ingest`, without worker processes: for a few files, for debugging, or
+    where starting processes is not allowed. For collections use `ingest` (parallel).
+    """
     paths = _check_inputs(files)
-    report = replay_files(paths, db, parquet)
-    _echo_report(report, parquet)
+    try:
+        report = replay_files(paths, db, parquet)
+    except (CorpusBusy, CorpusError) as e:
+        _store_error(e)
+    _echo_report(report, parquet, fmt)
     sys.exit(report.exit_status)
 
 
@@ -56,12 +88,17 @@ def replay_command(files: tuple[str, ...], db: Path, parquet: Path | None) -> No
     "--parquet", type=click.Path(file_okay=False, path_type=Path), help="Also export every table as Parquet here."
 )
 @click.option("--workers", type=int, default=None, help="Parallel replay processes (default: all cores).")
-def ingest_command(paths: tuple[str, ...], db: Path, parquet: Path | None, workers: int | None) -> None:
-    """Import every game log under DIR_OR_GLOB... (files, directories, glob patterns) into a DuckDB file.
+@format_option()
+def ingest_command(paths: tuple[str, ...], db: Path, parquet: Path | None, workers: int | None, fmt: str) -> None:
+    """Import every game log under PATHS (files, directories, glob patterns) into a DuckDB file, in parallel.
 
     Games already stored are skipped; games that fail validation are recorded in the failures table.
+    This is the import command for collections; `replay` does the same in one process.
     """
     files = _check_inputs(paths)
-    report = ingest(files, db, parquet, workers=workers, progress=sys.stderr.isatty())
-    _echo_report(report, parquet)
+    try:
+        report = ingest(files, db, parquet, workers=workers, progress=sys.stderr.isatty() and fmt == "table")
+    except (CorpusBusy, CorpusError) as e:
+        _store_error(e)
+    _echo_report(report, parquet, fmt)
     sys.exit(report.exit_status)

@@ -16,8 +16,7 @@ already there does nothing.
 
 from __future__ import annotations
 
-import shutil
-import tempfile
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,9 +26,38 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from ..errors import BrassError
+from .dataset import PARTITION_COLUMNS as PARTITION_COLUMNS
+from .dataset import DatasetBusy, DatasetWriter, write_version
 from .tables import SCHEMAS
 
-PARTITION_COLUMNS = ("edition", "player_count")
+CorpusBusy = DatasetBusy  # the DuckDB file or the dataset is being written by another process
+
+
+class CorpusError(BrassError):
+    """A store cannot be opened: the file or folder is missing or is not a store of games."""
+
+
+def _lock_holder(message: str) -> str:
+    m = re.search(r"\(PID (\d+)\)", message)
+    return f" (process {m.group(1)})" if m else ""
+
+
+def connect_db(path: str | Path, read_only: bool = True) -> duckdb.DuckDBPyConnection:
+    """Open a DuckDB file, turning a lock conflict into :class:`CorpusBusy` with one clear line."""
+    try:
+        return duckdb.connect(str(path), read_only=read_only)
+    except duckdb.IOException as e:
+        text = str(e)
+        if "lock" in text.lower():
+            raise CorpusBusy(
+                f"{path} is in use by another process{_lock_holder(text)} (an ingest writing to it); "
+                "wait for it to finish, then run again"
+            ) from None
+        raise CorpusError(f"cannot open {path}: {text.splitlines()[0]}") from None
+    except duckdb.Error as e:
+        raise CorpusError(f"cannot open {path} as a DuckDB database: {str(e).splitlines()[0]}") from None
+
 
 FAILURES_SCHEMA = pa.schema(
     [
@@ -80,7 +108,7 @@ class Store:
 
     def __init__(self, path: str | Path, read_only: bool = False) -> None:
         self.path = Path(path)
-        self.con = duckdb.connect(str(self.path), read_only=read_only)
+        self.con = connect_db(self.path, read_only=read_only)
         if not read_only:
             for name, schema in SCHEMAS.items():
                 self.con.execute(create_table_sql(name, schema))
@@ -197,43 +225,15 @@ class Store:
 
     # -- export ------------------------------------------------------------------------
     def to_parquet(self, directory: str | Path) -> dict[str, Path]:
-        """Write each table as a Hive-partitioned Parquet dataset ``DIR/<table>/edition=../player_count=../*.parquet``.
+        """Write every table as a new version of the Parquet dataset ``DIR`` (see :mod:`.dataset`).
 
-        Tables without the partition columns get them from ``games``. Each table's folder is replaced as a
-        whole (written next to it first), so readers never see a half-written table. ``failures`` is written
-        unpartitioned as ``DIR/failures.parquet``.
+        Each table is Hive-partitioned, ``DIR/<table>/edition=../player_count=../*.parquet`` (tables
+        without the partition columns get them from ``games``); ``failures`` goes to ``DIR/failures/``.
+        The export is all-or-nothing: readers see the previous version until the new one is complete
+        and committed, then only the new one; the previous version's files are deleted.
+        Returns the folder of each table written.
         """
         out = Path(directory)
-        out.mkdir(parents=True, exist_ok=True)
-        written: dict[str, Path] = {}
-        for name, schema in SCHEMAS.items():
-            if all(c in schema.names for c in PARTITION_COLUMNS):
-                select = f'SELECT * FROM "{name}"'
-            else:
-                select = f'SELECT t.*, g.edition, g.player_count FROM "{name}" t JOIN games g USING (game_id)'
-            target = out / name
-            tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out))
-            shutil.rmtree(tmp)
-            parts = ", ".join(PARTITION_COLUMNS)
-            self.con.execute(f"COPY ({select}) TO '{_sql_str(tmp)}' (FORMAT PARQUET, PARTITION_BY ({parts}))")
-            if not tmp.exists():  # no rows: an empty dataset still has a schema file
-                tmp.mkdir()
-                self.con.execute(f"COPY ({select} LIMIT 0) TO '{_sql_str(tmp / 'empty.parquet')}' (FORMAT PARQUET)")
-            if target.exists():
-                old = target.with_name(f".{name}-old")
-                if old.exists():
-                    shutil.rmtree(old)
-                target.rename(old)
-                tmp.rename(target)
-                shutil.rmtree(old)
-            else:
-                tmp.rename(target)
-            written[name] = target
-        failures = out / "failures.parquet"
-        self.con.execute(f"COPY failures TO '{_sql_str(failures)}' (FORMAT PARQUET)")
-        written["failures"] = failures
-        return written
-
-
-def _sql_str(p: str | Path) -> str:
-    return str(p).replace("'", "''")
+        with DatasetWriter(out) as writer:
+            commit = write_version(writer, self.con, [*SCHEMAS, "failures"], base=True)
+        return {rel.split("/", 1)[0]: out / rel.split("/", 1)[0] for rel in commit.files}

@@ -1,0 +1,187 @@
+"""Open a corpus of stored games for analysis: a DuckDB file or a Parquet dataset, with the same tables.
+
+:func:`open_corpus` returns a DuckDB connection in which ``games``, ``players``, ``actions``,
+``effects``, ``turn_snapshots``, ``era_scores``, ``board``, ``failures`` (and every other table of
+:data:`~brass_stats.storage.tables.SCHEMAS`) can be queried by name, with the same columns in the same
+order and of the same types, whichever store is behind it. A Parquet dataset is read as views over
+``read_parquet`` of the files its commit records name (see :mod:`.dataset`), with Hive partitioning.
+
+:func:`corpus_options` gives a click command the options ``--db FILE`` and ``--parquet DIR`` (one or the
+other) and passes a :class:`CorpusRef` as ``corpus``.
+
+>>> import tempfile, os
+>>> from brass_stats.storage import Store
+>>> with tempfile.TemporaryDirectory() as d:
+...     Store(os.path.join(d, "g.duckdb")).close()
+...     con = open_corpus(db=os.path.join(d, "g.duckdb"))
+...     con.execute("SELECT count(*) FROM games").fetchone()[0]
+0
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+import duckdb
+import pyarrow as pa
+
+from ..exitcodes import BAD_INPUT, BUSY
+from .dataset import PARTITION_COLUMNS, DatasetError, dataset_files
+from .duckdb_store import FAILURES_SCHEMA, CorpusBusy, CorpusError, connect_db, sql_type
+from .tables import SCHEMAS
+
+# Exit status of a command that found the store in use by another process (an ingest holding the
+# DuckDB file's write lock, or a second ingest into one Parquet dataset), and of one that cannot open
+# the store at all (missing, not a database, not a dataset).
+EXIT_BUSY = BUSY
+EXIT_UNREADABLE = BAD_INPUT
+
+
+def all_schemas() -> dict[str, pa.Schema]:
+    """Every table a corpus exposes, by name: the game tables, then ``failures``."""
+    return {**SCHEMAS, "failures": FAILURES_SCHEMA}
+
+
+def open_corpus(db: str | Path | None = None, parquet: str | Path | None = None) -> duckdb.DuckDBPyConnection:
+    """A read-only view of the stored games: exactly one of ``db`` (DuckDB file) or ``parquet`` (dataset folder)."""
+    if (db is None) == (parquet is None):
+        raise CorpusError("give either a DuckDB file or a Parquet dataset folder (one of the two)")
+    if db is not None:
+        if not Path(db).is_file():
+            raise CorpusError(f"database {db} does not exist")
+        return connect_db(db)
+    assert parquet is not None
+    root = Path(parquet)
+    if not root.is_dir():
+        raise CorpusError(f"Parquet dataset {root} does not exist")
+    con = duckdb.connect(":memory:")
+    attach_parquet(con, root)
+    return con
+
+
+def _sql_str(p: str | Path) -> str:
+    return str(p).replace("'", "''")
+
+
+def attach_parquet(con: duckdb.DuckDBPyConnection, root: str | Path) -> None:
+    """Create one view per table of the dataset ``root`` in ``con`` (empty views for tables without files)."""
+    try:
+        files = dataset_files(root)
+    except DatasetError as e:
+        raise CorpusError(str(e)) from None
+    schemas = all_schemas()
+    for name in [*schemas, *(n for n in files if n not in schemas)]:
+        schema = schemas.get(name)
+        paths = files.get(name, [])
+        if not paths:
+            if schema is None:
+                continue
+            cols = ", ".join(f'CAST(NULL AS {sql_type(f.type)}) AS "{f.name}"' for f in schema)
+            con.execute(f'CREATE VIEW "{name}" AS SELECT {cols} WHERE false')
+            continue
+        listing = "[" + ", ".join(f"'{_sql_str(p)}'" for p in paths) + "]"
+        if all(f"/{c}=" in p.as_posix() for p in paths for c in PARTITION_COLUMNS):
+            source = (
+                f"read_parquet({listing}, hive_partitioning = true, union_by_name = true, "
+                "hive_types = {'edition': VARCHAR, 'player_count': INTEGER})"
+            )
+        else:
+            source = f"read_parquet({listing}, hive_partitioning = false, union_by_name = true)"
+        if schema is None:  # a table this version does not know: expose it as it is
+            con.execute(f'CREATE VIEW "{name}" AS SELECT * FROM {source}')
+            continue
+        present = {r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {source}").fetchall()}
+        cols = ", ".join(
+            f'CAST("{f.name}" AS {sql_type(f.type)}) AS "{f.name}"'
+            if f.name in present
+            else f'CAST(NULL AS {sql_type(f.type)}) AS "{f.name}"'
+            for f in schema
+        )
+        if name == "failures":
+            # failures are appended per batch: keep the latest per file, none for a game stored since
+            con.execute(f'CREATE VIEW "_failures_all" AS SELECT {cols} FROM {source}')
+            con.execute(
+                'CREATE VIEW "failures" AS SELECT * FROM "_failures_all" '
+                "WHERE game_id IS NULL OR game_id NOT IN (SELECT game_id FROM games) "
+                "QUALIFY row_number() OVER (PARTITION BY file ORDER BY recorded_at DESC) = 1"
+            )
+        else:
+            con.execute(f'CREATE VIEW "{name}" AS SELECT {cols} FROM {source}')
+
+
+@dataclass(frozen=True)
+class CorpusRef:
+    """Where a command's games are: a DuckDB file (``db``) or a Parquet dataset folder (``parquet``)."""
+
+    db: Path | None = None
+    parquet: Path | None = None
+
+    def connect(self) -> duckdb.DuckDBPyConnection:
+        return open_corpus(self.db, self.parquet)
+
+    def __str__(self) -> str:
+        return str(self.db if self.db is not None else self.parquet)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def corpus_options(required: bool = False, what: str = "the stored games") -> Callable[[F], F]:
+    """Add ``--db FILE`` / ``--parquet DIR`` (mutually exclusive) to a click command; it gets ``corpus``.
+
+    ``corpus`` is a :class:`CorpusRef`, or None when neither option was given (only if not ``required``).
+    """
+
+    def decorate(f: F) -> F:
+        @functools.wraps(f)
+        def wrapper(*args: Any, db: Path | None = None, parquet: Path | None = None, **kwargs: Any) -> Any:
+            if db is not None and parquet is not None:
+                raise click.UsageError("--db and --parquet cannot be used together: give one store")
+            if required and db is None and parquet is None:
+                raise click.UsageError("give the games with --db FILE or --parquet DIR")
+            ref = CorpusRef(db, parquet) if db is not None or parquet is not None else None
+            return f(*args, corpus=ref, **kwargs)
+
+        wrapper = click.option(
+            "--parquet",
+            type=click.Path(file_okay=False, path_type=Path),
+            help=f"Parquet dataset folder holding {what} (instead of --db).",
+        )(wrapper)
+        wrapper = click.option(
+            "--db", type=click.Path(dir_okay=False, path_type=Path), help=f"DuckDB file holding {what}."
+        )(wrapper)
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def connect_or_exit(ref: CorpusRef) -> duckdb.DuckDBPyConnection:
+    """:meth:`CorpusRef.connect` for commands: one error line and an exit status instead of an exception."""
+    try:
+        return ref.connect()
+    except CorpusBusy as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(EXIT_BUSY)
+    except CorpusError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(EXIT_UNREADABLE)
+
+
+__all__ = [
+    "EXIT_BUSY",
+    "PARTITION_COLUMNS",
+    "CorpusBusy",
+    "CorpusError",
+    "CorpusRef",
+    "attach_parquet",
+    "connect_db",
+    "connect_or_exit",
+    "corpus_options",
+    "open_corpus",
+]
