@@ -43,4 +43,5 @@ def test_first_game_of_each_sample_corpus_is_regenerated_byte_for_byte(
     tmp_path: Path, folder: str, players: int, seed: int, bots: str, edition: str
 ) -> None:
     (path,) = generate(1, players, seed, bots.split(","), tmp_path, workers=1, progress=False, edition=edition)
-    assert path.read_bytes() == (REPLAYS / folder / path.name).read_bytes()
+    # the samples keep their first names, game-<seed>-<index>.json (the command now adds edition and players)
+    assert path.read_bytes() == (REPLAYS / folder / f"game-{seed}-00000.json").read_bytes()
