@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import fields
 from typing import Any, TypeVar
 
 from ..errors import IllegalAction
@@ -146,19 +146,26 @@ def _card_blind(state: GameState, acts: list[Action]) -> list[Action]:
     """Check each action once per card-free skeleton, then offer it with every card (or card set)."""
     groups: dict[Action, list[Action]] = {}
     for a in acts:
-        key = replace(a, discards=()) if isinstance(a, Scout) else replace(a, card="")  # type: ignore[call-arg]
-        groups.setdefault(key, []).append(a)
+        groups.setdefault(_with_card(a, ""), []).append(a)
     out: list[Action] = []
     for variants in groups.values():
         done = try_action(state, variants[0])
         if done is None:
             continue
-        for a in variants:
-            if isinstance(a, Scout):
-                out.append(replace(done, discards=a.discards))  # type: ignore[call-arg]
-            else:
-                out.append(replace(done, card=a.cards[0]))  # type: ignore[call-arg]
+        out.extend(_with_card(done, a.discards if isinstance(a, Scout) else a.cards[0]) for a in variants)
     return out
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _with_card(a: Action, card: str | tuple[str, ...]) -> Action:
+    """``a`` with another card (a Scout: other discards); ``dataclasses.replace`` without its overhead."""
+    names = _FIELDS.get(type(a))
+    if names is None:
+        names = _FIELDS[type(a)] = tuple(f.name for f in fields(a))
+    which = "discards" if isinstance(a, Scout) else "card"
+    return type(a)(*[card if n == which else getattr(a, n) for n in names])
 
 
 def legal_actions_by_type(state: GameState) -> dict[str, list[Action]]:
@@ -302,13 +309,19 @@ def _network_candidates(state: GameState, seat: int, cards: list[str]) -> Iterat
     # both orders: the second link must touch the network with the first in place, and its ends are
     # where the beer comes from; legal_actions keeps one legal order per pair
     pairs = []
+    net = network(state, seat)
+    links = state.rules.links
     for first in singles:
-        after = state.copy()
-        after.links[first] = seat
-        after.touch_board()
-        for second in _placeable_links(after, seat):
-            if second != first:
-                pairs.append((first, second))
+        # with the first link placed, the network also holds its ends (and the player has pieces)
+        reach = net.union(links[first].connects)
+        pairs.extend(
+            (first, lid)
+            for lid, link in links.items()
+            if lid != first
+            and lid not in state.links
+            and link.allowed_in(state.era)
+            and any(x in reach for x in link.connects)
+        )
     for card in cards:
         for pair in pairs:
             yield Network(seat, card, pair)
