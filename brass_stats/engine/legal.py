@@ -165,7 +165,8 @@ def _with_card(a: Action, card: str | tuple[str, ...]) -> Action:
     if names is None:
         names = _FIELDS[type(a)] = tuple(f.name for f in fields(a))
     which = "discards" if isinstance(a, Scout) else "card"
-    return type(a)(*[card if n == which else getattr(a, n) for n in names])
+    values: list[Any] = [card if n == which else getattr(a, n) for n in names]
+    return type(a)(*values)
 
 
 def legal_actions_by_type(state: GameState) -> dict[str, list[Action]]:
@@ -308,7 +309,7 @@ def _network_candidates(state: GameState, seat: int, cards: list[str]) -> Iterat
         return
     # both orders: the second link must touch the network with the first in place, and its ends are
     # where the beer comes from; legal_actions keeps one legal order per pair
-    pairs = []
+    pairs: list[tuple[str, str]] = []
     net = network(state, seat)
     links = state.rules.links
     for first in singles:
