@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import GOLDEN_GAMES, convert_golden
 
-from brass_stats.analysis.cli import income_command, report_command, stats_command, vp_command
+from brass_stats.analysis.cli import income_command, report_command, vp_command
+from brass_stats.analysis.corpus_cli import curves_command, openings_command, stats_command
 from brass_stats.analysis.stats import DIMENSIONS
 from brass_stats.bots import RandomBot, play_game
 from brass_stats.cli import main
@@ -66,9 +67,25 @@ def test_every_table_has_the_same_columns_and_rows_in_both_stores(stores: tuple[
 @pytest.mark.parametrize("dimension", DIMENSIONS)
 def test_stats_output_is_the_same_from_duckdb_and_parquet(stores: tuple[Path, Path, list[str]], dimension: str) -> None:
     db, pq, _ = stores
-    a, b = _both(stats_command, ["--by", dimension, "--min-games", "2", "--format", "csv"], db, pq)
+    a, b = _both(stats_command, ["--by", dimension, "--min-games", "1", "--format", "csv"], db, pq)
     assert a.count("\n") > 1
     assert a == b
+
+
+@pytest.mark.parametrize(
+    "command, args",
+    [
+        (openings_command, ["--actions", "2", "--min-games", "1", "--format", "csv"]),
+        (curves_command, ["--metric", "potential_vp", "--by", "final_rank", "--min-games", "1", "--format", "csv"]),
+    ],
+    ids=["openings", "curves"],
+)
+def test_corpus_commands_are_the_same_from_duckdb_and_parquet(
+    stores: tuple[Path, Path, list[str]], command: object, args: list[str]
+) -> None:
+    db, pq, _ = stores
+    a, b = _both(command, args, db, pq)
+    assert a.count("\n") > 2 and a == b
 
 
 def test_per_game_commands_are_the_same_from_duckdb_and_parquet(

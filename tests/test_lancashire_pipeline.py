@@ -58,7 +58,7 @@ def test_lancashire_tile_vp_lands_in_port_and_shipyard_columns(db: Path) -> None
 
 def test_stats_by_edition_splits_wins_per_game(db: Path) -> None:
     con = duckdb.connect(str(db), read_only=True)
-    df = stats_by(con, "edition", min_games=10).set_index("bucket")
+    df = stats_by(con, "edition", min_games=10).set_index("edition")
     con.close()
     assert list(df.index) == ["lancashire"]
     assert df.loc["lancashire", "wins"] == pytest.approx(len(list(SAMPLES.glob("*.json"))))
