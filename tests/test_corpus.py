@@ -101,9 +101,16 @@ def test_per_game_commands_are_the_same_from_duckdb_and_parquet(
             a, b = _both(command, args, db, pq)
             assert len(a) > 50 and a == b
     gid, runner = ids[0], CliRunner()
-    assert runner.invoke(report_command, [gid, "--db", str(db), "--out", str(tmp_path / "db.html")]).exit_code == 0
-    assert runner.invoke(report_command, [gid, "--parquet", str(pq), "--out", str(tmp_path / "pq.html")]).exit_code == 0
-    assert (tmp_path / "db.html").read_bytes() == (tmp_path / "pq.html").read_bytes()
+    (tmp_path / "db").mkdir()
+    (tmp_path / "pq").mkdir()  # same file names: the report links its viewer by name
+    assert (
+        runner.invoke(report_command, [gid, "--db", str(db), "--out", str(tmp_path / "db" / "r.html")]).exit_code == 0
+    )
+    assert (
+        runner.invoke(report_command, [gid, "--parquet", str(pq), "--out", str(tmp_path / "pq" / "r.html")]).exit_code
+        == 0
+    )
+    assert (tmp_path / "db" / "r.html").read_bytes() == (tmp_path / "pq" / "r.html").read_bytes()
 
 
 def test_db_and_parquet_are_mutually_exclusive_and_stats_needs_one(stores: tuple[Path, Path, list[str]]) -> None:

@@ -70,6 +70,7 @@ def test_lancashire_report_draws_the_lancashire_board(db: Path, tmp_path: Path) 
     res = CliRunner().invoke(main, ["report", str(game), "--out", str(out)])
     assert res.exit_code == 0, res.output
     html = out.read_text()
-    assert "Brass: Lancashire" in html and html.count("data:image/png;base64,") == 6
+    assert "Brass: Lancashire" in html and html.count("data:image/png;base64,") == 4  # charts
+    assert html.count('aria-label="Brass: Lancashire board"') == 2  # the SVG board at each era's end
     src = A.open_game(str(game))
     assert set(A.vp_by_source(src)["total"]) == set(A.players(src)["final_vp"])

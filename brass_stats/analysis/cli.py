@@ -111,12 +111,26 @@ def vp_sources_by_player(by_source: pd.DataFrame, sources: list[str]) -> pd.Data
 @GAME
 @DB
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("report.html"), show_default=True)
-def report_command(game: str, corpus: CorpusRef | None, out: Path) -> None:
-    """Write the post-game report of GAME as one self-contained HTML file."""
+@click.option(
+    "--viewer/--no-viewer",
+    default=True,
+    show_default=True,
+    help="Also write the replay viewer beside the report (OUT-viewer.html); key moments link to it.",
+)
+def report_command(game: str, corpus: CorpusRef | None, out: Path, viewer: bool) -> None:
+    """Write the post-game report of GAME as one self-contained HTML file (and the replay viewer beside it).
+
+    The viewer needs the game's log: a log file, or for a stored game the file it was imported from.
+    """
     from ..presentation.report import write_report
 
     src = _open(game, corpus)
-    click.echo(f"wrote {write_report(src, out)}")
+    report = write_report(src, out, viewer=viewer)
+    page = report.with_name(report.stem + "-viewer.html")
+    if viewer and page.exists():
+        click.echo(f"wrote {report} and the replay viewer {page}")
+    else:
+        click.echo(f"wrote {report}")
 
 
 def sample_games_dir() -> Path:

@@ -695,6 +695,22 @@ def _board(replay: Replay, gid: str) -> list[dict[str, Any]]:
                     "vp_if_scored": 0,
                 }
             )
+        for market, cubes in (("coal", st.coal_market), ("iron", st.iron_market)):  # cubes left on the markets
+            rows.append(
+                base
+                | {
+                    "piece": "market",
+                    "location": market,
+                    "slot": None,
+                    "link_id": None,
+                    "owner": None,
+                    "industry": None,
+                    "level": None,
+                    "flipped": None,
+                    "resources": cubes,
+                    "vp_if_scored": 0,
+                }
+            )
     return rows
 
 
