@@ -197,18 +197,18 @@ def _resource_marks(x: float, y: float, tile: Tile, light: bool) -> str:
     colour = RESOURCE_COLOUR[res]
     stroke = ' stroke="#fff" stroke-width="1"' if light else ""
     n = tile.resources
-    size, step = (5, 6) if n <= 7 else (3, 4)
+    size, step = (7, 8) if n <= 5 else (5, 6) if n <= 7 else (3, 4)
     start = x + (SLOT - (n * step - 1)) / 2
     out = []
     for i in range(n):
         cx = start + i * step
         if res == "beer":
             out.append(
-                f'<circle cx="{_f(cx + size / 2)}" cy="{_f(y + 38.5)}" r="{size / 2 + 0.3:.1f}" '
+                f'<circle cx="{_f(cx + size / 2)}" cy="{_f(y + 35 + size / 2)}" r="{size / 2 + 0.3:.1f}" '
                 f'fill="{colour}"{stroke}/>'
             )
         else:
-            out.append(f'<rect x="{_f(cx)}" y="{_f(y + 36)}" width="{size}" height="{size}" fill="{colour}"{stroke}/>')
+            out.append(f'<rect x="{_f(cx)}" y="{_f(y + 35)}" width="{size}" height="{size}" fill="{colour}"{stroke}/>')
     return "".join(out)
 
 
@@ -239,7 +239,7 @@ def _slot_svg(rules: RulesData, geo: Geometry, ref: str, tile: Tile | None, name
         f'<rect x="{_f(x + 1.5)}" y="{_f(y + 1.5)}" width="{SLOT - 3}" height="{SLOT - 3}" rx="3" fill="{fill}" '
         f'stroke="{colour}" stroke-width="3"/>'
         f'<text class="ind" x="{mx}" y="{_f(y + 18)}"{inv}>{INDUSTRY_LETTER[tile.industry]}</text>'
-        f'<text class="lvl" x="{mx}" y="{_f(y + 32)}"{inv}>{roman(tile.level)}</text>'
+        f'<text class="lvl" x="{mx}" y="{_f(y + 31)}"{inv}>{roman(tile.level)}</text>'
         f"{_resource_marks(x, y, tile, tile.flipped)}</g>"
     )
 
