@@ -32,7 +32,7 @@ import duckdb
 import pyarrow as pa
 
 from ..exitcodes import BAD_INPUT, BUSY
-from .dataset import PARTITION_COLUMNS, DatasetError, dataset_files
+from .dataset import PARTITION_COLUMNS, Commit, DatasetError, dataset_files, table_of
 from .duckdb_store import FAILURES_SCHEMA, CorpusBusy, CorpusError, connect_db, sql_type
 from .tables import SCHEMAS
 
@@ -69,10 +69,19 @@ def _sql_str(p: str | Path) -> str:
     return str(p).replace("'", "''")
 
 
-def attach_parquet(con: duckdb.DuckDBPyConnection, root: str | Path) -> None:
-    """Create one view per table of the dataset ``root`` in ``con`` (empty views for tables without files)."""
+def attach_parquet(con: duckdb.DuckDBPyConnection, root: str | Path, only: list[Commit] | None = None) -> None:
+    """Create one view per table of the dataset ``root`` in ``con`` (empty views for tables without files).
+
+    With ``only``, the views show just those commits' files (to merge them).
+    """
     try:
-        files = dataset_files(root)
+        if only is None:
+            files = dataset_files(root)
+        else:
+            files = {}
+            for c in only:
+                for rel in c.files:
+                    files.setdefault(table_of(rel), []).append(Path(root) / rel)
     except DatasetError as e:
         raise CorpusError(str(e)) from None
     schemas = all_schemas()

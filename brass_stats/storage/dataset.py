@@ -347,13 +347,16 @@ def write_version(
             if con.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0] == 0:
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)
-            con.execute(f"COPY (SELECT * FROM \"{name}\") TO '{_sql_str(target)}' (FORMAT PARQUET, COMPRESSION zstd)")
+            select = f'SELECT * FROM "{name}" ORDER BY file'
+            con.execute(f"COPY ({select}) TO '{_sql_str(target)}' (FORMAT PARQUET, COMPRESSION zstd)")
             files.append(target.relative_to(root).as_posix())
             continue
+        # sorted by game: a query for one game reads only the row groups that can hold it
+        order = " ORDER BY game_id" if "game_id" in cols else ""
         if all(c in cols for c in PARTITION_COLUMNS):
-            select = f'SELECT * FROM "{name}"'
+            select = f'SELECT * FROM "{name}"{order}'
         else:
-            select = f'SELECT t.*, g.edition, g.player_count FROM "{name}" t JOIN games g USING (game_id)'
+            select = f'SELECT t.*, g.edition, g.player_count FROM "{name}" t JOIN games g USING (game_id){order}'
         (root / name).mkdir(parents=True, exist_ok=True)
         rows = con.execute(
             f"COPY ({select}) TO '{_sql_str(root / name)}' (FORMAT PARQUET, COMPRESSION zstd, "
