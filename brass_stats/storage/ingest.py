@@ -103,6 +103,7 @@ class IngestReport:
     seconds: float = 0.0
     failures: list[Outcome] = field(default_factory=list)
     task_seconds: float = 0.0  # summed over tasks: the work the workers did
+    commit_seconds: float = 0.0  # the parent's own work: committing batches (the serial part of a run)
     stored_actions: int = 0
 
     @property
@@ -553,7 +554,9 @@ def run_import(
 
     def account(results: list[BatchResult]) -> None:
         n = sum(len(r.game_ids) for r in results)
+        t0 = time.perf_counter()
         stored = committer.commit(results)
+        report.commit_seconds += time.perf_counter() - t0
         report.stored += stored
         report.skipped += n - stored
         for r in results:
