@@ -172,9 +172,10 @@ def _register() -> None:
     from .analysis.cli import COMMANDS
     from .bots.cli import selfplay_command
     from .log.cli import convert
+    from .presentation.cli import COMMANDS as PRESENTATION_COMMANDS
     from .storage.cli import ingest_command, replay_command
 
-    for cmd in (convert, replay_command, ingest_command, selfplay_command, *COMMANDS):
+    for cmd in (convert, replay_command, ingest_command, selfplay_command, *COMMANDS, *PRESENTATION_COMMANDS):
         main.add_command(cmd)
 
 

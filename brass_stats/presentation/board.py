@@ -1,4 +1,5 @@
-"""Drawing the board: locations, links coloured by owner, tiles with owner, level and flipped state.
+"""Drawing the board with matplotlib: locations, links coloured by owner, tiles with owner, level and
+flipped state. Positions and colours come from :mod:`.geometry`, shared with the SVG board.
 
 >>> from brass_stats.engine import new_game, SeededChance
 >>> fig = draw_board(new_game(["A", "B"], SeededChance(1)))
@@ -8,9 +9,6 @@
 
 from __future__ import annotations
 
-import json
-from functools import cache
-from importlib import resources
 from typing import Any
 
 from matplotlib.figure import Figure
@@ -18,26 +16,8 @@ from matplotlib.patches import FancyBboxPatch, Rectangle
 
 from ..engine.state import GameState, Tile
 from ..rules_data import RulesData
+from .geometry import INDUSTRY_LETTER, MERCHANT_FACE, PLAYER_COLOURS, layout
 from .text import plot_text
-
-PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")
-INDUSTRY_LETTER = {
-    "port": "Pt",
-    "shipyard": "S",
-    "cotton_mill": "C",
-    "coal_mine": "K",
-    "iron_works": "I",
-    "manufacturer": "M",
-    "pottery": "P",
-    "brewery": "B",
-}
-MERCHANT_FACE = {"cotton_mill": "C", "manufacturer": "M", "pottery": "P", "all": "CMP", "blank": "-"}
-
-
-@cache
-def layout(edition: str = "birmingham") -> dict[str, tuple[float, float]]:
-    raw = json.loads(resources.files(__package__).joinpath(f"{edition}_layout.json").read_text("utf-8"))
-    return {k: (float(v[0]), float(v[1])) for k, v in raw["locations"].items()}
 
 
 def draw_board(

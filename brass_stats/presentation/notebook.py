@@ -88,15 +88,10 @@ def player_table_html(state: GameState) -> str:
 
 
 def board_svg(state: GameState) -> str:
-    """The board of ``state`` as an SVG document."""
-    import io
+    """The board of ``state`` as an SVG document (the drawing of ``brass-stats board`` and the viewer)."""
+    from .svg_board import board_svg as draw
 
-    from .board import draw_board
-
-    buf = io.StringIO()
-    draw_board(state).savefig(buf, format="svg")
-    text = buf.getvalue()
-    return text[text.index("<svg") :]
+    return draw(state)
 
 
 def _heading(state: GameState) -> str:

@@ -1,0 +1,361 @@
+"""The replay viewer: one self-contained HTML file that steps through a game in the browser.
+
+The board is the SVG drawing of :mod:`.svg_board`, cut into parts; each distinct part is sent
+once, and every position lists which version of each part it shows, so stepping swaps a few
+fragments and a 4-player game stays well under a megabyte. Open it from disk; it needs no
+network and no server. ``#action=N`` opens the state after action N (``-1``: the setup).
+
+>>> from brass_stats.log.format import GameLog
+>>> from brass_stats.replay import replay
+>>> page = viewer_html(replay(GameLog.load("replays/real/wq9gs6-2p.json")))
+>>> page.startswith("<!doctype html>") and "http://" not in page.replace("http://www.w3.org", "")
+True
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..engine.state import GameState
+from ..replay import Replay
+from ..replay.notation import move_list
+from .geometry import PLAYER_COLOURS, industry_name
+from .svg_board import board_parts, changes_of, esc, highlight_svg, join_parts, svg_open
+
+EDITION = {"birmingham": "Brass: Birmingham", "lancashire": "Brass: Lancashire"}
+
+
+def _panel(state: GameState) -> dict[str, Any]:
+    players = []
+    for seat, p in enumerate(state.players):
+        mat = {industry_name(ind): sum(levels) for ind, levels in p.mat.items()}
+        players.append([p.money, state.income_level(seat), p.vp, len(p.hand), sum(mat.values()), p.loans, p.spent, mat])
+    merchants: dict[str, list[bool]] = {}
+    for ms in state.merchant_spaces:
+        merchants.setdefault(state.rules.locations[ms.location].name, []).append(ms.beer)
+    return {
+        "p": players,
+        "coal": state.coal_market,
+        "iron": state.iron_market,
+        "beer": {k: sum(v) for k, v in merchants.items()},
+        "turn": state.current_player if state.current_player is not None else -1,
+        "era": state.era,
+        "round": state.era_round,
+        "over": state.game_over,
+    }
+
+
+def viewer_data(replay: Replay) -> dict[str, Any]:
+    """Everything the page needs, as JSON-ready data (parts of the board per position, moves, panels)."""
+    names = display_names(replay.log.players)
+    frags: list[str] = [""]
+    index: dict[str, int] = {"": 0}
+    keys: list[str] | None = None
+    positions: list[list[int]] = []
+    overlays: list[str] = []
+    underlays: list[str] = []
+    panels: list[dict[str, Any]] = []
+    states: list[GameState] = [replay.initial] + [replay.state_at(s.index) for s in replay.steps]
+    for pos, state in enumerate(states):
+        parts = board_parts(state, names=names)
+        if keys is None:
+            keys = [k for k, _ in parts]
+        row = []
+        for _, frag in parts:
+            i = index.get(frag)
+            if i is None:
+                i = index[frag] = len(frags)
+                frags.append(frag)
+            row.append(i)
+        positions.append(row)
+        changes = changes_of(replay.steps[pos - 1]) if pos else None
+        overlays.append(highlight_svg(state, changes))
+        underlays.append(highlight_svg(state, changes, "under"))
+        panels.append(_panel(state))
+    moves = [
+        {"i": m.index, "era": m.era, "r": m.era_round, "s": m.seat, "t": m.text, "bad": m.illegal}
+        for m in move_list(replay, names)
+    ]
+    error = None
+    if replay.error is not None:
+        e = replay.error
+        error = {"index": e.index, "rule": e.rule, "words": e.rule_text, "message": e.message}
+    rules = replay.initial.rules
+    return {
+        "edition": EDITION.get(rules.edition, rules.edition),
+        "names": names,
+        "colours": list(PLAYER_COLOURS),
+        "keys": keys or [],
+        "frags": frags,
+        "pos": positions,
+        "overlay": overlays,
+        "underlay": underlays,
+        "panel": panels,
+        "moves": moves,
+        "error": error,
+        "coalCap": rules.markets["coal"].capacity,
+        "ironCap": rules.markets["iron"].capacity,
+    }
+
+
+def display_names(names: Sequence[str]) -> list[str]:
+    """Names as shown: NFKC folds full-width punctuation that common fonts lack (e.g. "AI（v2）")."""
+    return [unicodedata.normalize("NFKC", n) for n in names]
+
+
+def _json_for_script(data: Any) -> str:
+    # inside <script>, "</" would end the element and "<!--" would change how it is parsed
+    return (
+        json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/").replace("<!--", "<\\u0021--")
+    )
+
+
+def viewer_html(replay: Replay, *, title: str | None = None, start: int | None = None) -> str:
+    """The viewer page for a replayed game (legal or not) as HTML text."""
+    data = viewer_data(replay)
+    last = len(replay.steps) - 1
+    start = last if start is None else max(-1, min(start, last))
+    state = replay.state_at(start)
+    head = svg_open(state.rules, len(state.players), width=None)
+    fragments: Sequence[str] = [data["frags"][i] for i in data["pos"][start + 1]]
+    board = join_parts(head, fragments, data["overlay"][start + 1], data["underlay"][start + 1])
+    names = ", ".join(display_names(replay.log.players))
+    heading = title or f"{data['edition']}: {names}"
+    return (
+        PAGE.replace("%%TITLE%%", esc(heading))
+        .replace("%%BOARD%%", board)
+        .replace("%%START%%", str(start))
+        .replace("%%DATA%%", _json_for_script(data))
+    )
+
+
+def write_viewer(replay: Replay, out: str | Path, **kwargs: Any) -> Path:
+    """Write the viewer page atomically and return its path."""
+    out = Path(out)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(viewer_html(replay, **kwargs), encoding="utf-8")
+    tmp.replace(out)
+    return out
+
+
+PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>%%TITLE%%</title>
+<style>
+body{font-family:-apple-system,"Segoe UI",Roboto,"DejaVu Sans",Arial,sans-serif;margin:0;color:#222;background:#fff}
+header{position:sticky;top:0;z-index:2;background:#f3e3b5;border-bottom:2px solid #8a6d1d;padding:6px 12px}
+header h1{font-size:17px;margin:0 0 4px 0}
+.nav{display:flex;flex-wrap:wrap;gap:6px;align-items:center}
+.nav button{font-size:15px;min-width:38px;padding:3px 8px;cursor:pointer}
+#slider{flex:1;min-width:200px}
+#where{font-weight:bold;min-width:300px}
+main{display:flex;gap:14px;padding:10px;align-items:flex-start}
+#boardbox{flex:1 1 auto;min-width:0}
+#boardbox svg{max-width:100%;height:auto;display:block;border:1px solid #ccc}
+aside{flex:0 0 430px;max-width:430px}
+#moves{height:420px;overflow-y:auto;border:1px solid #ccc;font-size:13px;margin:0;padding:0;list-style:none}
+#moves li{padding:3px 6px;border-bottom:1px solid #eee;cursor:pointer}
+#moves li:hover{background:#f7f2e0}
+#moves li.cur{background:#ffe7a3;font-weight:bold}
+#moves li.bad{background:#fbd5d5;color:#800}
+#moves .rnd{color:#777;font-size:11px;margin-right:4px}
+#moves .sw{display:inline-block;width:10px;height:10px;margin-right:4px}
+table{border-collapse:collapse;font-size:13px;margin:6px 0;width:100%}
+th,td{border:1px solid #ddd;padding:2px 5px;text-align:right}
+th{background:#f3e3b5}td:first-child,th:first-child{text-align:left}
+tr.turn td:first-child{font-weight:bold}
+#error{display:none;background:#fbd5d5;border:2px solid #a00;padding:8px;margin:10px;font-size:14px}
+#error.on{display:block}
+.charts{display:flex;flex-wrap:wrap;gap:10px}
+.charts figure{margin:0}
+figcaption{font-size:13px;color:#555}
+h2{font-size:15px;margin:10px 0 4px}
+.meta{color:#555;font-size:13px}
+</style></head>
+<body>
+<header><h1 id="h">%%TITLE%%</h1>
+<div class="nav">
+<button id="first" title="First (Home)">|&#x25C0;</button>
+<button id="prev" title="Previous (Left arrow)">&#x25C0;</button>
+<button id="next" title="Next (Right arrow)">&#x25B6;</button>
+<button id="last" title="Last (End)">&#x25B6;|</button>
+<input id="slider" type="range" min="-1" max="0" value="0" aria-label="action">
+<span id="where"></span>
+<label>round <select id="round"></select></label>
+<button id="canal">Canal Era</button><button id="rail">Rail Era</button>
+</div></header>
+<div id="error"></div>
+<main>
+<div id="boardbox">%%BOARD%%
+<div class="charts">
+<figure><figcaption>Income level</figcaption><svg id="c-income" width="520" height="210"></svg></figure>
+<figure><figcaption>VP</figcaption><svg id="c-vp" width="520" height="210"></svg></figure>
+</div></div>
+<aside>
+<h2 id="turn"></h2>
+<table id="players"></table>
+<div id="markets" class="meta"></div>
+<h2>Moves</h2>
+<ol id="moves"></ol>
+<p class="meta">Keys: &larr; &rarr; step, Home/End, PageUp/PageDown by round. Links: add #action=N to the address.</p>
+</aside></main>
+<script type="application/json" id="bs-data">%%DATA%%</script>
+<script>
+"use strict";
+(function(){
+const D = JSON.parse(document.getElementById("bs-data").textContent);
+const LAST = D.pos.length - 2;            // index of the last applied action
+const svg = document.querySelector("#boardbox svg");
+const parts = Array.from(svg.querySelectorAll("g[data-part]")).filter(g => /^\\d+$/.test(g.dataset.part));
+const overlay = svg.querySelector('g[data-part="overlay"]');
+const underlay = svg.querySelector('g[data-part="underlay"]');
+const shown = D.pos[%%START%% + 1].slice();
+const $ = id => document.getElementById(id);
+const esc = s => String(s).replace(/[&<>"']/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"}[c]));
+let cur = %%START%%;
+const slider = $("slider");
+slider.min = -1; slider.max = LAST; slider.value = cur;
+
+// rounds: the position just before each round's first action
+const rounds = [];
+D.moves.forEach(m => {
+  const key = m.era + " " + m.r;
+  if (!rounds.length || rounds[rounds.length - 1].key !== key) rounds.push({key: key, era: m.era, r: m.r, at: m.i - 1});
+});
+$("round").innerHTML = rounds.map((r, k) =>
+  '<option value="' + k + '">' + (r.era === "canal" ? "Canal" : "Rail") + " " + r.r + "</option>").join("");
+
+// move list
+$("moves").innerHTML = D.moves.map(m =>
+  '<li data-i="' + m.i + '"' + (m.bad ? ' class="bad"' : "") + '><span class="rnd">' + m.i + " \\u00b7 " +
+  (m.era === "canal" ? "C" : "R") + m.r + '</span><span class="sw" style="background:' +
+  (m.s >= 0 ? D.colours[m.s % D.colours.length] : "#999") + '"></span>' + esc(m.t) + "</li>").join("");
+$("moves").addEventListener("click", ev => {
+  const li = ev.target.closest("li"); if (!li) return;
+  go(Math.min(parseInt(li.dataset.i, 10), LAST));
+});
+
+if (D.error) {
+  $("error").innerHTML = "<b>Illegal action " + D.error.index + " [" + esc(D.error.rule) + "]:</b> " +
+    esc(D.error.message) + (D.error.words ? '<br><i>Rulebook: \\u201c' + esc(D.error.words) + "\\u201d</i>" : "") +
+    "<br>The game is shown up to the action before it.";
+  $("error").classList.add("on");
+}
+
+// charts, drawn once; only the marker moves
+function chart(el, idx) {
+  const W = 520, H = 210, L = 34, R = 8, T = 8, B = 24;
+  let lo = Infinity, hi = -Infinity;
+  D.panel.forEach(p => p.p.forEach(v => { lo = Math.min(lo, v[idx]); hi = Math.max(hi, v[idx]); }));
+  if (lo === hi) { hi = lo + 1; }
+  const n = D.panel.length;
+  const x = k => L + (W - L - R) * (n > 1 ? k / (n - 1) : 0);
+  const y = v => T + (H - T - B) * (1 - (v - lo) / (hi - lo));
+  let s = '<rect width="' + W + '" height="' + H + '" fill="#fff"/>';
+  s += '<line x1="' + L + '" y1="' + (H - B) + '" x2="' + (W - R) + '" y2="' + (H - B) + '" stroke="#999"/>';
+  [lo, Math.round((lo + hi) / 2), hi].forEach(v => {
+    s += '<text x="' + (L - 4) + '" y="' + (y(v) + 4) + '" font-size="11" text-anchor="end">' + v + "</text>" +
+      '<line x1="' + L + '" x2="' + (W - R) + '" y1="' + y(v) + '" y2="' + y(v) + '" stroke="#eee"/>';
+  });
+  const railAt = D.panel.findIndex(p => p.era === "rail");
+  if (railAt > 0) s += '<line x1="' + x(railAt) + '" x2="' + x(railAt) + '" y1="' + T + '" y2="' + (H - B) +
+    '" stroke="#bbb" stroke-dasharray="4 3"/><text x="' + (x(railAt) + 3) + '" y="' + (H - 8) +
+    '" font-size="11">Rail Era</text>';
+  s += '<text x="' + L + '" y="' + (H - 8) + '" font-size="11">setup</text>';
+  D.names.forEach((nm, seat) => {
+    const pts = D.panel.map((p, k) => x(k).toFixed(1) + "," + y(p.p[seat][idx]).toFixed(1)).join(" ");
+    s += '<polyline fill="none" stroke-width="2" stroke="' + D.colours[seat % D.colours.length] + '" points="' + pts +
+      '"><title>' + esc(nm) + "</title></polyline>";
+  });
+  s += '<line class="marker" y1="' + T + '" y2="' + (H - B) + '" stroke="#000" stroke-width="1.5"/>';
+  el.innerHTML = s;
+  return k => { const m = el.querySelector(".marker"); m.setAttribute("x1", x(k)); m.setAttribute("x2", x(k)); };
+}
+const markIncome = chart($("c-income"), 1), markVp = chart($("c-vp"), 2);
+
+function render() {
+  const row = D.pos[cur + 1];
+  for (let k = 0; k < parts.length; k++) {
+    if (shown[k] !== row[k]) { parts[k].innerHTML = D.frags[row[k]]; shown[k] = row[k]; }
+  }
+  overlay.innerHTML = D.overlay[cur + 1];
+  underlay.innerHTML = D.underlay[cur + 1];
+  const P = D.panel[cur + 1];
+  let t = "<tr><th>player</th><th>£</th><th>income</th><th>VP</th><th>hand</th><th>tiles left</th>" +
+    "<th>loans</th></tr>";
+  P.p.forEach((v, seat) => {
+    const mat = Object.entries(v[7]).map(e => e[0] + ": " + e[1]).join(", ");
+    t += '<tr data-seat="' + seat + '"' + (P.turn === seat ? ' class="turn"' : "") + '><td><span class="sw" ' +
+      'style="display:inline-block;width:10px;height:10px;background:' + D.colours[seat % D.colours.length] +
+      '"></span> ' + esc(D.names[seat]) + (P.turn === seat ? " \\u25c0" : "") + '</td><td class="money">' + v[0] +
+      '</td><td class="income">' + v[1] + '</td><td class="vp">' + v[2] + '</td><td class="hand">' + v[3] +
+      '</td><td class="tiles" title="' + esc(mat) + '">' + v[4] + '</td><td class="loans">' + v[5] + "</td></tr>";
+  });
+  $("players").innerHTML = t;
+  const beer = Object.entries(P.beer).map(e => esc(e[0]) + " " + e[1]).join(", ");
+  $("markets").innerHTML = "Coal market: <b>" + P.coal + "</b>/" + D.coalCap + " cubes \\u00b7 Iron market: <b>" +
+    P.iron + "</b>/" + D.ironCap + " cubes" + (beer ? "<br>Merchant barrels: " + beer : "");
+  const era = P.era === "canal" ? "Canal Era" : "Rail Era";
+  $("turn").textContent = P.over ? "Game over" : era + ", round " + P.round +
+    (P.turn >= 0 ? " \\u2014 " + D.names[P.turn] + " to move" : "");
+  const label = cur < 0 ? "setup (before action 0)" : "after action " + cur + " of " + LAST;
+  $("where").textContent = label;
+  document.title = D.edition + " \\u2014 " + (cur < 0 ? "setup, action -1" : "action " + cur) + " of " + LAST;
+  slider.value = cur;
+  document.querySelectorAll("#moves li.cur").forEach(li => li.classList.remove("cur"));
+  const li = document.querySelector('#moves li[data-i="' + cur + '"]');
+  if (li) { li.classList.add("cur"); li.scrollIntoView({block: "nearest"}); }
+  const rk = rounds.findIndex((r, k) => k + 1 === rounds.length || rounds[k + 1].at >= cur);
+  if (rk >= 0) $("round").value = rk;
+  markIncome(cur + 1); markVp(cur + 1);
+  const want = "#action=" + cur;
+  if (location.hash !== want) history.replaceState(null, "", want);
+}
+function go(n) {
+  n = Math.max(-1, Math.min(LAST, n | 0));
+  if (n === cur && document.body.dataset.ready) return;
+  cur = n; render(); document.body.dataset.ready = "1"; document.body.dataset.action = String(cur);
+}
+function fromHash() {
+  const m = /action=(-?\\d+)/.exec(location.hash);
+  return m ? parseInt(m[1], 10) : null;
+}
+function roundStep(dir) {
+  const k = rounds.findIndex((r, j) => j + 1 === rounds.length || rounds[j + 1].at >= cur);
+  const target = rounds[Math.max(0, Math.min(rounds.length - 1, k + dir))];
+  if (target) go(dir < 0 && target.at === cur && k + dir - 1 >= 0 ? rounds[k + dir - 1].at : target.at);
+}
+$("first").onclick = () => go(-1);
+$("prev").onclick = () => go(cur - 1);
+$("next").onclick = () => go(cur + 1);
+$("last").onclick = () => go(LAST);
+slider.addEventListener("input", () => go(parseInt(slider.value, 10)));
+$("round").addEventListener("change", ev => go(rounds[parseInt(ev.target.value, 10)].at));
+$("canal").onclick = () => go(-1);
+const railStart = D.moves.find(m => m.era === "rail");
+if (railStart) $("rail").onclick = () => go(railStart.i - 1); else $("rail").disabled = true;
+document.addEventListener("keydown", ev => {
+  if (ev.target === slider || ev.target.tagName === "SELECT" || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const k = ev.key;
+  if (k === "ArrowRight" || k === "ArrowDown") go(cur + 1);
+  else if (k === "ArrowLeft" || k === "ArrowUp") go(cur - 1);
+  else if (k === "Home") go(-1);
+  else if (k === "End") go(LAST);
+  else if (k === "PageDown") roundStep(1);
+  else if (k === "PageUp") roundStep(-1);
+  else return;
+  ev.preventDefault();
+});
+window.addEventListener("hashchange", () => { const h = fromHash(); if (h !== null && h !== cur) go(h); });
+const h = fromHash();
+go(h !== null ? h : cur);
+document.body.dataset.ready = "1";
+})();
+</script>
+</body></html>
+"""

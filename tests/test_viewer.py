@@ -1,0 +1,237 @@
+"""The replay viewer (issue 13), driven in headless Chromium through Playwright.
+
+Debian's ``/usr/bin/chromium`` (installed by .ci/run) is the browser; Playwright never downloads one.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from brass_stats.cli import main
+from brass_stats.engine.actions import Build
+from brass_stats.log.format import GameLog
+from brass_stats.presentation.svg_board import board_svg, geometry
+from brass_stats.presentation.viewer import viewer_html, write_viewer
+from brass_stats.replay import Replay, replay
+
+REPLAYS = Path(__file__).parents[1] / "replays"
+REAL_4P = REPLAYS / "real" / "gm7vza-4p.json"
+LANCASHIRE = REPLAYS / "lancashire" / "game-5004-00000.json"
+# kept for a person to look at: $BRASS_SCREENSHOTS, or a folder in the temporary directory
+SHOTS = Path(os.environ.get("BRASS_SCREENSHOTS") or Path(tempfile.gettempdir()) / "brass-screenshots")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    assert Path(chromium).exists(), "Chromium is installed by .ci/run (apt-get install chromium)"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def real() -> Replay:
+    return replay(GameLog.load(REAL_4P))
+
+
+@pytest.fixture(scope="module")
+def pages(real: Replay, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("viewer")
+    out = {
+        "real": write_viewer(real, d / "real.html"),
+        "lanc": write_viewer(replay(GameLog.load(LANCASHIRE)), d / "l.html"),
+    }
+    return out
+
+
+def open_page(browser: Browser, path: Path, action: int | None = None) -> tuple[Page, list[str]]:
+    page = browser.new_page(viewport={"width": 1900, "height": 1250})
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("request", lambda r: None if r.url.startswith(("file:", "data:")) else problems.append(f"fetch {r.url}"))
+    page.goto(path.as_uri() + (f"#action={action}" if action is not None else ""))
+    page.wait_for_selector("body[data-ready]")
+    return page, problems
+
+
+def shown(page: Page) -> dict[str, list[int]]:
+    """Money, income level and VP per player, as the panel table shows them."""
+    out: dict[str, list[int]] = {}
+    for col in ("money", "income", "vp", "hand", "loans"):
+        out[col] = [int(t) for t in page.locator(f"#players td.{col}").all_inner_texts()]
+    return out
+
+
+def expected(r: Replay, at: int) -> dict[str, list[int]]:
+    st = r.state_at(at)
+    return {
+        "money": [p.money for p in st.players],
+        "income": [st.income_level(i) for i in range(len(st.players))],
+        "vp": [p.vp for p in st.players],
+        "hand": [len(p.hand) for p in st.players],
+        "loans": [p.loans for p in st.players],
+    }
+
+
+def board_says(page: Page, r: Replay, at: int) -> None:
+    """The SVG board's own player panel shows the same numbers."""
+    text = page.eval_on_selector("svg.bs-board", "s => s.textContent")
+    st = r.state_at(at)
+    for seat, p in enumerate(st.players):
+        assert f"£{p.money} · income {st.income_level(seat)} · {p.vp} VP" in text
+
+
+def test_deep_link_opens_the_state_after_that_action(browser: Browser, pages: dict[str, Path], real: Replay) -> None:
+    page, problems = open_page(browser, pages["real"], 40)
+    last = len(real.steps) - 1
+    assert page.title().endswith(f"action 40 of {last}")
+    assert shown(page) == expected(real, 40)
+    board_says(page, real, 40)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "viewer-birmingham-40.png"))
+    assert problems == []
+    page.close()
+
+
+def test_arrow_keys_buttons_and_clicks_step_through_the_game(
+    browser: Browser, pages: dict[str, Path], real: Replay
+) -> None:
+    page, problems = open_page(browser, pages["real"], 40)
+    page.keyboard.press("ArrowRight")
+    assert page.url.endswith("#action=41") and shown(page) == expected(real, 41)
+    board_says(page, real, 41)
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert page.url.endswith("#action=39") and shown(page) == expected(real, 39)
+    page.click('#moves li[data-i="70"]')
+    assert page.url.endswith("#action=70") and shown(page) == expected(real, 70)
+    board_says(page, real, 70)
+    assert page.locator("#moves li.cur").get_attribute("data-i") == "70"
+    page.click("#next")
+    assert shown(page) == expected(real, 71)
+    page.keyboard.press("Home")
+    assert page.url.endswith("#action=-1") and shown(page) == expected(real, -1)
+    page.click("#last")
+    last = len(real.steps) - 1
+    assert page.title().endswith(f"action {last} of {last}") and shown(page) == expected(real, last)
+    page.click("#rail")
+    first_rail = next(s.index for s in real.steps if s.era == "rail")
+    assert shown(page) == expected(real, first_rail - 1)
+    page.select_option("#round", label="Canal 3")
+    first_r3 = next(s.index for s in real.steps if s.era == "canal" and s.era_round == 3)
+    assert page.url.endswith(f"#action={first_r3 - 1}")
+    page.eval_on_selector("#slider", "s => { s.value = 12; s.dispatchEvent(new Event('input')); }")
+    assert shown(page) == expected(real, 12)
+    assert problems == []
+    page.close()
+
+
+def test_the_last_action_is_highlighted(browser: Browser, pages: dict[str, Path], real: Replay) -> None:
+    i = next(s.index for s in real.steps if isinstance(s.action, Build))
+    page, _ = open_page(browser, pages["real"], i)
+    assert page.locator('svg.bs-board g[data-part="overlay"] > *').count() > 0
+    page.keyboard.press("Home")
+    assert page.locator('svg.bs-board g[data-part="overlay"] > *').count() == 0
+    page.close()
+
+
+def test_charts_show_a_marker_at_the_current_action(browser: Browser, pages: dict[str, Path]) -> None:
+    page, _ = open_page(browser, pages["real"], -1)
+    x0 = float(page.get_attribute("#c-vp .marker", "x1") or 0)
+    page.keyboard.press("End")
+    x1 = float(page.get_attribute("#c-vp .marker", "x1") or 0)
+    assert x1 > x0 and page.locator("#c-income polyline").count() == 4
+    page.close()
+
+
+def test_lancashire_viewer(browser: Browser, pages: dict[str, Path]) -> None:
+    r = replay(GameLog.load(LANCASHIRE))
+    page, problems = open_page(browser, pages["lanc"], 60)
+    assert shown(page) == expected(r, 60)
+    board_says(page, r, 60)
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    assert shown(page) == expected(r, 65) and page.url.endswith("#action=65")
+    text = page.eval_on_selector("svg.bs-board", "s => s.textContent")
+    assert "Distant Cotton Market" in text and "Pt Port" in text
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "viewer-lancashire-65.png"))
+    assert problems == []
+    page.close()
+
+
+def test_an_illegal_game_stops_before_the_illegal_action_with_the_rule(browser: Browser, tmp_path: Path) -> None:
+    good = GameLog.load(REAL_4P)
+    rules = good.rules()
+    i, b = next(
+        (k, a)
+        for k, a in enumerate(good.actions)
+        if isinstance(a, Build) and any(a.industry not in s.industries for s in rules.locations[a.location].slots)
+    )
+    wrong = next(s.index for s in rules.locations[b.location].slots if b.industry not in s.industries)
+    r = replay(replace(good, actions=[*good.actions[:i], replace(b, slot=wrong), *good.actions[i + 1 :]]))
+    assert r.error is not None and r.error.index == i
+    path = write_viewer(r, tmp_path / "bad.html")
+    page, problems = open_page(browser, path)
+    banner = page.inner_text("#error")
+    assert f"Illegal action {i} [{r.error.rule}]" in banner and r.error.rule_text[:40] in banner
+    assert page.title().endswith(f"action {i - 1} of {i - 1}")
+    assert page.locator("#moves li.bad").count() == 1
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "viewer-illegal.png"))
+    assert problems == []
+    page.close()
+
+
+def test_view_command_writes_a_small_self_contained_page(tmp_path: Path, real: Replay) -> None:
+    out = tmp_path / "game.html"
+    res = CliRunner().invoke(main, ["view", str(REAL_4P), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    size = out.stat().st_size
+    assert size < 2_000_000
+    text = out.read_text("utf-8")
+    assert "https://" not in text and "<script src" not in text and "<link" not in text
+
+
+def test_names_cannot_break_out_of_the_page(browser: Browser, tmp_path: Path) -> None:
+    log = GameLog.load(REPLAYS / "generated" / "game-2002-00000.json")
+    nasty = ["</script><script>window.pwned=1</script>", "<img src=x onerror=window.pwned=2>"]
+    r = replay(replace(log, players=nasty))
+    path = tmp_path / "nasty.html"
+    path.write_text(viewer_html(r), encoding="utf-8")
+    page, problems = open_page(browser, path, 3)
+    assert page.evaluate("window.pwned === undefined")
+    assert nasty[0] in page.inner_text("#players")
+    assert problems == []
+    page.close()
+
+
+@pytest.mark.parametrize("edition", ["birmingham", "lancashire"])
+def test_board_at_100_percent_zoom(browser: Browser, edition: str, real: Replay, tmp_path: Path) -> None:
+    r = real if edition == "birmingham" else replay(GameLog.load(LANCASHIRE))
+    at = len(r.steps) * 2 // 3
+    svg = tmp_path / "board.svg"
+    svg.write_text(board_svg(r.state_at(at), highlight=r.steps[at]), encoding="utf-8")
+    geo = geometry(edition)
+    page = browser.new_page(viewport={"width": geo.width, "height": geo.height}, device_scale_factor=1)
+    page.goto(svg.as_uri())
+    box = page.locator("svg").bounding_box()
+    assert box is not None and (box["width"], box["height"]) == (geo.width, geo.height)
+    # the smallest text on the board is 11 px at 100% zoom
+    sizes = page.eval_on_selector_all("text", "ts => ts.map(t => parseFloat(getComputedStyle(t).fontSize))")
+    assert min(sizes) >= 11
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"board-{edition}-{at}-100pct.png"))
+    page.close()
