@@ -83,6 +83,10 @@ def test_per_game_commands_are_the_same_from_duckdb_and_parquet(
         ]:
             a, b = _both(command, args, db, pq)
             assert len(a) > 50 and a == b
+    from brass_stats.presentation.cli import log_command
+
+    a, b = _both(log_command, [ids[0][:10], "--format", "csv"], db, pq)  # replays the game's source file
+    assert len(a) > 50 and a == b
     gid, runner = ids[0], CliRunner()
     assert runner.invoke(report_command, [gid, "--db", str(db), "--out", str(tmp_path / "db.html")]).exit_code == 0
     assert runner.invoke(report_command, [gid, "--parquet", str(pq), "--out", str(tmp_path / "pq.html")]).exit_code == 0
