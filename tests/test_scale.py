@@ -83,6 +83,8 @@ def test_cluster_ingest_equals_local_ingest_row_for_row(logs: Path, tmp_path: Pa
     }
     assert len(read_commits(pq)) == 1
     assert not [p for p in pq.rglob(".*")]
+    again = CliRunner().invoke(main, ["ingest", str(logs), "--parquet", str(pq), "--cluster", "local:2"])
+    assert f"0 stored, {N_GAMES} skipped (already stored), 1 failed" in again.output  # known ids reach the workers
     runner = CliRunner()
     for dimension in ("seat", "strategy", "opening"):
         a = runner.invoke(stats_command, ["--by", dimension, "--min-games", "1", "--format", "csv", "--db", str(db)])

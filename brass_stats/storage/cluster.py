@@ -107,7 +107,8 @@ class DaskRunner:
     def __init__(self, spec: str, known: frozenset[str]) -> None:
         self.cluster = Cluster(spec)
         self.client = self.cluster.client
-        self.known = self.client.scatter(known, broadcast=True) if known else frozenset()
+        # scatter a list of one: a set given alone would be scattered element by element
+        self.known = self.client.scatter([known], broadcast=True)[0] if known else frozenset()
 
     def in_flight(self) -> int:
         return 2 * self.cluster.workers()

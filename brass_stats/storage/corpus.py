@@ -55,12 +55,15 @@ def open_corpus(db: str | Path | None = None, parquet: str | Path | None = None)
     if db is not None:
         if not Path(db).is_file():
             raise CorpusError(f"database {db} does not exist")
-        return connect_db(db)
+        con = connect_db(db)
+        con.execute("SET enable_progress_bar = false")
+        return con
     assert parquet is not None
     root = Path(parquet)
     if not root.is_dir():
         raise CorpusError(f"Parquet dataset {root} does not exist")
     con = duckdb.connect(":memory:")
+    con.execute("SET enable_progress_bar = false")  # a long scan must not draw on the command's output
     attach_parquet(con, root)
     return con
 

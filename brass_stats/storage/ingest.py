@@ -237,7 +237,8 @@ def run_batch(
     tables = {name: pa.concat_tables(ts) for name, ts in parts.items() if ts}
     if failed:
         tables["failures"] = failures_table(failed)
-    result.files = write_batch_files(dest, batch, tables, partitioned)
+    # staging files for a DuckDB load live for seconds: not worth compressing
+    result.files = write_batch_files(dest, batch, tables, partitioned, "zstd" if partitioned else "none")
     result.failures = [o.without_tables() for o in failed]
     result.seconds = time.perf_counter() - start
     return result
@@ -684,11 +685,16 @@ def merge_commits(writer: DatasetWriter, batches: list[str]) -> None:
     wanted = set(batches)
     commits = [c for c in read_commits(writer.root) if c.batch in wanted]
     con = duckdb.connect(":memory:")
+    # sorting by game spills to disk past this: the importing process's memory stays bounded
+    con.execute("SET memory_limit = '1GB'")
+    con.execute(f"SET temp_directory = '{_sql_str(str(writer.root / '_tmp'))[1:-1]}'")
+    con.execute("SET enable_progress_bar = false")
     try:
         attach_parquet(con, writer.root, only=commits)
         write_version(writer, con, [*SCHEMAS, "failures"], base=False, supersedes=[c.batch for c in commits])
     finally:
         con.close()
+        shutil.rmtree(writer.root / "_tmp", ignore_errors=True)
 
 
 class _progress:
