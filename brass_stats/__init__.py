@@ -9,8 +9,8 @@ The library in a few lines (the sample games ship with the package, under :data:
 >>> r = bs.replay(log)
 >>> r  # doctest: +ELLIPSIS
 <Replay birmingham, 4 players ('Player1', ...): 124 of 124 actions, finished: 'Player1' wins with 152 VP>
->>> r.steps[40]  # doctest: +ELLIPSIS
-<Step 40: Canal Era round 6, 'Player2' (seat 1): Scout(player=1, discards=('ind:brewery', ...))>
+>>> r.steps[40]
+<Step 40: Canal Era round 6: Player2 scouts (discards Brewery, Stoke-on-Trent and Leek; takes a wild ...)>
 >>> r.state_at(40)  # doctest: +ELLIPSIS
 <GameState birmingham, 4 players: Canal Era round 6 of 8 (round 6), 'Player2' (seat 1) to move (1 action left); ...>
 >>> r.state_at(40).players[0]

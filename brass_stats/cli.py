@@ -170,12 +170,14 @@ def validate(
 
 def _register() -> None:
     from .analysis.cli import COMMANDS
+    from .analysis.corpus_cli import COMMANDS as CORPUS_COMMANDS
     from .bots.cli import selfplay_command
     from .log.cli import convert
     from .presentation.cli import COMMANDS as PRESENTATION_COMMANDS
     from .storage.cli import ingest_command, replay_command
 
-    for cmd in (convert, replay_command, ingest_command, selfplay_command, *COMMANDS, *PRESENTATION_COMMANDS):
+    commands = (*COMMANDS, *PRESENTATION_COMMANDS, *CORPUS_COMMANDS)
+    for cmd in (convert, replay_command, ingest_command, selfplay_command, *commands):
         main.add_command(cmd)
 
 

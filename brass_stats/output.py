@@ -9,7 +9,7 @@ Integers stay integers in CSV and JSON (a column of whole numbers that pandas ho
 because of a missing value, is written without ``.0``).
 
 >>> import pandas as pd
->>> emit(pd.DataFrame({"name": ["Ann"], "vp": [151.0]}), "json")
+>>> emit(pd.DataFrame({"name": ["Ann"], "vp": [151]}), "json")
 [{"name":"Ann","vp":151}]
 >>> emit(pd.DataFrame({"name": ["Ann", "Bob"], "vp": [151.0, None]}), "csv")
 name,vp
@@ -66,11 +66,14 @@ def printable(text: str, most: int = 200) -> str:
 
 
 def integral_columns(df: pd.DataFrame) -> pd.DataFrame:
-    """Float columns that hold only whole numbers (and gaps) become nullable integers."""
+    """Whole numbers that pandas holds as floats only because of a gap become nullable integers.
+
+    A float column without gaps was meant to be one (a win rate of 1.0 stays 1.0).
+    """
     out = df
     for col in df.columns:
         s = df[col]
-        if pd.api.types.is_float_dtype(s):
+        if pd.api.types.is_float_dtype(s) and s.isna().any():
             values = s.dropna()
             if len(values) and ((values % 1) == 0).all() and values.abs().max() < 2**53:
                 if out is df:
@@ -94,7 +97,8 @@ def emit(data: pd.DataFrame | Iterable[Mapping[str, Any]], fmt: str, title: str 
 
     table = Table(title=title, show_lines=False, header_style="bold")
     for col in df.columns:
-        table.add_column(printable(str(col)), justify="right" if pd.api.types.is_numeric_dtype(df[col]) else "left")
+        numeric = pd.api.types.is_numeric_dtype(df[col])
+        table.add_column(Text(printable(str(col), 60)), justify="right" if numeric else "left")
     for row in df.itertuples(index=False):
         table.add_row(*(Text(_cell(v)) for v in row))
     Console(soft_wrap=False).print(table)

@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import GOLDEN_GAMES, convert_golden
 
-from brass_stats.analysis.cli import income_command, report_command, stats_command, vp_command
+from brass_stats.analysis.cli import income_command, report_command, vp_command
+from brass_stats.analysis.corpus_cli import curves_command, openings_command, stats_command
 from brass_stats.analysis.stats import DIMENSIONS
 from brass_stats.bots import RandomBot, play_game
 from brass_stats.cli import main
@@ -66,9 +67,25 @@ def test_every_table_has_the_same_columns_and_rows_in_both_stores(stores: tuple[
 @pytest.mark.parametrize("dimension", DIMENSIONS)
 def test_stats_output_is_the_same_from_duckdb_and_parquet(stores: tuple[Path, Path, list[str]], dimension: str) -> None:
     db, pq, _ = stores
-    a, b = _both(stats_command, ["--by", dimension, "--min-games", "2", "--format", "csv"], db, pq)
+    a, b = _both(stats_command, ["--by", dimension, "--min-games", "1", "--format", "csv"], db, pq)
     assert a.count("\n") > 1
     assert a == b
+
+
+@pytest.mark.parametrize(
+    "command, args",
+    [
+        (openings_command, ["--actions", "2", "--min-games", "1", "--format", "csv"]),
+        (curves_command, ["--metric", "potential_vp", "--by", "final_rank", "--min-games", "1", "--format", "csv"]),
+    ],
+    ids=["openings", "curves"],
+)
+def test_corpus_commands_are_the_same_from_duckdb_and_parquet(
+    stores: tuple[Path, Path, list[str]], command: object, args: list[str]
+) -> None:
+    db, pq, _ = stores
+    a, b = _both(command, args, db, pq)
+    assert a.count("\n") > 2 and a == b
 
 
 def test_per_game_commands_are_the_same_from_duckdb_and_parquet(
@@ -88,9 +105,16 @@ def test_per_game_commands_are_the_same_from_duckdb_and_parquet(
     a, b = _both(log_command, [ids[0][:10], "--format", "csv"], db, pq)  # replays the game's source file
     assert len(a) > 50 and a == b
     gid, runner = ids[0], CliRunner()
-    assert runner.invoke(report_command, [gid, "--db", str(db), "--out", str(tmp_path / "db.html")]).exit_code == 0
-    assert runner.invoke(report_command, [gid, "--parquet", str(pq), "--out", str(tmp_path / "pq.html")]).exit_code == 0
-    assert (tmp_path / "db.html").read_bytes() == (tmp_path / "pq.html").read_bytes()
+    (tmp_path / "db").mkdir()
+    (tmp_path / "pq").mkdir()  # same file names: the report links its viewer by name
+    assert (
+        runner.invoke(report_command, [gid, "--db", str(db), "--out", str(tmp_path / "db" / "r.html")]).exit_code == 0
+    )
+    assert (
+        runner.invoke(report_command, [gid, "--parquet", str(pq), "--out", str(tmp_path / "pq" / "r.html")]).exit_code
+        == 0
+    )
+    assert (tmp_path / "db" / "r.html").read_bytes() == (tmp_path / "pq" / "r.html").read_bytes()
 
 
 def test_db_and_parquet_are_mutually_exclusive_and_stats_needs_one(stores: tuple[Path, Path, list[str]]) -> None:

@@ -58,7 +58,7 @@ def test_lancashire_tile_vp_lands_in_port_and_shipyard_columns(db: Path) -> None
 
 def test_stats_by_edition_splits_wins_per_game(db: Path) -> None:
     con = duckdb.connect(str(db), read_only=True)
-    df = stats_by(con, "edition", min_games=10).set_index("bucket")
+    df = stats_by(con, "edition", min_games=10).set_index("edition")
     con.close()
     assert list(df.index) == ["lancashire"]
     assert df.loc["lancashire", "wins"] == pytest.approx(len(list(SAMPLES.glob("*.json"))))
@@ -70,6 +70,7 @@ def test_lancashire_report_draws_the_lancashire_board(db: Path, tmp_path: Path) 
     res = CliRunner().invoke(main, ["report", str(game), "--out", str(out)])
     assert res.exit_code == 0, res.output
     html = out.read_text()
-    assert "Brass: Lancashire" in html and html.count("data:image/png;base64,") == 6
+    assert "Brass: Lancashire" in html and html.count("data:image/png;base64,") == 4  # charts
+    assert html.count('aria-label="Brass: Lancashire board"') == 2  # the SVG board at each era's end
     src = A.open_game(str(game))
     assert set(A.vp_by_source(src)["total"]) == set(A.players(src)["final_vp"])

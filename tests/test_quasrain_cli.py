@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from conftest import GOLDEN
 
@@ -62,3 +63,23 @@ def test_setup_option_is_refused_for_a_directory(tmp_path: Path) -> None:
     args = ["convert", "quasrain", str(GOLDEN), "--setup", str(GOLDEN / "wq9gs6-2p.setup.json"), "--out", str(tmp_path)]
     res = CliRunner().invoke(main, args)
     assert res.exit_code == 2 and "beside" in res.output
+
+
+@pytest.mark.parametrize(
+    "text,why",
+    [
+        ("[" * 5000 + "]" * 5000, "nested too deeply"),
+        ('{"seed": ' + "9" * 5000 + "}", "not accepted"),
+        ('{"seed": NaN, "actions": []}', "NaN"),
+        ('{"seed": 1, "seed": 2, "actions": []}', "duplicate key"),
+        ('{"seats": [{"nickname": "\\ud800"}], "actions": []}', "surrogate"),
+        ("\xff\xfe{}", "not UTF-8"),
+    ],
+)
+def test_unreadable_records_give_one_clear_line(tmp_path: Path, text: str, why: str) -> None:
+    bad = tmp_path / "bad.record.json"
+    bad.write_bytes(text.encode("latin-1") if text.startswith("\xff") else text.encode("utf-8"))
+    res = CliRunner().invoke(main, ["convert", "quasrain", str(bad), "--out", str(tmp_path / "o.json")])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    lines = [ln for ln in res.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and str(bad) in lines[0] and why in lines[0], res.output

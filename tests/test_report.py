@@ -225,5 +225,66 @@ def test_boards_from_the_database_keep_the_merchant_tiles(game4: Path, tmp_path:
         want = sorted((m.location, m.index, m.face, m.beer) for m in state.merchant_spaces)
         got = sorted((m.location, m.index, m.face, m.beer) for m in boards[era].merchant_spaces)
         assert got == want and {f for _, _, f, _ in got} - {"blank"}
+    # the players' money, income and VP after the era's scoring, and the markets
+    for era, state in (("canal", r.state_at(last_canal)), ("rail", r.state)):
+        got_players = [(p.money, p.income_space, p.vp) for p in boards[era].players]
+        assert got_players == [(p.money, p.income_space, p.vp) for p in state.players]
+        assert (boards[era].coal_market, boards[era].iron_market) == (state.coal_market, state.iron_market)
     html = build_report(A.open_game(gid, db))
-    assert html.count("data:image/png;base64,") == 6
+    assert html.count("<svg") == 2 and html.count('class="bs-board"') == 2
+
+
+# -- in a real browser ---------------------------------------------------------------------------
+
+
+def test_report_writes_the_viewer_and_links_each_key_moment(game4: Path, tmp_path: Path) -> None:
+    out = tmp_path / "r.html"
+    res = CliRunner().invoke(main, ["report", str(game4), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    viewer = tmp_path / "r-viewer.html"
+    assert viewer.exists() and "replay viewer" in res.output
+    text = out.read_text(encoding="utf-8")
+    swings, _ = A.key_moments(A.open_game(str(game4)))
+    for i in swings["action_index"]:
+        assert f"href='r-viewer.html#action={int(i)}'" in text
+    # the viewer opens at action N from its URL fragment (see tests/test_viewer.py); here: it is that game
+    assert "Player1" in viewer.read_text(encoding="utf-8")
+    res = CliRunner().invoke(main, ["report", str(game4), "--out", str(tmp_path / "n.html"), "--no-viewer"])
+    assert res.exit_code == 0 and not (tmp_path / "n-viewer.html").exists()
+    assert "#action=" not in (tmp_path / "n.html").read_text(encoding="utf-8")
+
+
+def test_report_fits_the_page_in_headless_chromium(game4: Path, tmp_path: Path) -> None:
+    """Laid out by Chromium at a laptop width: nothing overflows the page, the VP table fits without
+    scrolling, the key moments link to the viewer, and long non-ASCII names come out as text."""
+    import shutil
+
+    from playwright.sync_api import sync_playwright
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert chromium, "Chromium is installed by .ci/run (apt-get install chromium)"
+    names = ["Zoë Ångström-Weißmüller (très long nom)", "AI-1（jsb-v20260910）", "Łukasz Żółć", "Ann"]
+    log = _renamed(game4, names, tmp_path / "gm7vza-4p.json")
+    out = tmp_path / "report.html"
+    html = build_report(A.open_game(str(log)), viewer_href="game-viewer.html")
+    out.write_text(html, encoding="utf-8")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page(viewport={"width": 1000, "height": 800})
+            page.goto(out.as_uri())
+            assert page.evaluate("document.documentElement.scrollWidth") <= 1000
+            tables = page.evaluate(
+                """[...document.querySelectorAll('div.scroll')].map(d => ({
+                       head: d.querySelector('th').textContent, overflow: d.scrollWidth > d.clientWidth}))"""
+            )
+            vp = [t for t in tables if t["head"] == "VP from"]
+            assert vp and not any(t["overflow"] for t in vp)
+            body = page.inner_text("body")
+            assert "Zoë Ångström-Weißmüller" in body and "AI-1(jsb-v20260910)" in body and "Łukasz Żółć" in body
+            links = page.eval_on_selector_all("a[href*='#action=']", "els => els.map(e => e.getAttribute('href'))")
+            assert "game-viewer.html#action=123" in links
+            page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
+        finally:
+            browser.close()
+    assert (tmp_path / "report.png").stat().st_size > 100_000

@@ -373,3 +373,26 @@ def test_game_id_prefix_is_literal_not_a_like_pattern(tmp_path: Path) -> None:
     gid = con.execute("SELECT game_id FROM games").fetchone()[0]  # type: ignore[index]
     con.close()
     assert run("vp", gid[:6], "--db", str(db)).exit_code == exitcodes.OK
+
+
+def _die_on_die(path: str) -> Any:
+    import os
+
+    from brass_stats import validate as V
+
+    if "die" in path:
+        os._exit(9)  # what the kernel's out-of-memory killer does to a process
+    return V.validate_file(path)
+
+
+def test_a_file_that_kills_its_worker_process_is_the_only_one_lost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from brass_stats import validate as V
+
+    files = [write(tmp_path, REAL.read_text("utf-8"), f"{name}.json") for name in ("a", "die", "c")]
+    monkeypatch.setattr(V, "_validate_path", _die_on_die)
+    results = V.validate_many(files, workers=2)
+    assert [Path(v.file).name for v in results] == ["a.json", "die.json", "c.json"]
+    assert [v.kind for v in results] == ["ok", "internal", "ok"]
+    assert "process validating this file died" in (results[1].error or {})["message"]

@@ -1,4 +1,4 @@
-"""CLI commands over stored games: income, vp, report, stats, demo."""
+"""CLI commands over one stored game: income, vp, report; and demo (the corpus commands are in corpus_cli)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ import pandas as pd
 from ..errors import BrassError
 from ..exitcodes import BAD_INPUT
 from ..output import emit, format_option
-from ..storage.corpus import EXIT_BUSY, CorpusBusy, CorpusRef, connect_or_exit, corpus_options
+from ..storage.corpus import EXIT_BUSY, CorpusBusy, CorpusRef, corpus_options
 from . import games as A
-from .stats import DIMENSIONS, corpus_summary, stats_by
+from .stats import as_percentages, corpus_summary, stats_by
 
 
 def _open(game: str, corpus: CorpusRef | None) -> A.GameSource:
@@ -111,29 +111,26 @@ def vp_sources_by_player(by_source: pd.DataFrame, sources: list[str]) -> pd.Data
 @GAME
 @DB
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("report.html"), show_default=True)
-def report_command(game: str, corpus: CorpusRef | None, out: Path) -> None:
-    """Write the post-game report of GAME as one self-contained HTML file."""
+@click.option(
+    "--viewer/--no-viewer",
+    default=True,
+    show_default=True,
+    help="Also write the replay viewer beside the report (OUT-viewer.html); key moments link to it.",
+)
+def report_command(game: str, corpus: CorpusRef | None, out: Path, viewer: bool) -> None:
+    """Write the post-game report of GAME as one self-contained HTML file (and the replay viewer beside it).
+
+    The viewer needs the game's log: a log file, or for a stored game the file it was imported from.
+    """
     from ..presentation.report import write_report
 
     src = _open(game, corpus)
-    click.echo(f"wrote {write_report(src, out)}")
-
-
-@click.command("stats")
-@corpus_options(required=True)
-@click.option("--by", "dimension", type=click.Choice(DIMENSIONS), required=True)
-@click.option(
-    "--min-games", type=int, default=30, show_default=True, help="Buckets with fewer player-games are marked."
-)
-@FORMAT
-def stats_command(corpus: CorpusRef, dimension: str, min_games: int, fmt: str) -> None:
-    """Win rates (95% Wilson interval), expected wins, mean VP and margin per bucket of a dimension."""
-    con = connect_or_exit(corpus)
-    emit(
-        stats_by(con, dimension, min_games),
-        fmt,
-        f"Wins by {dimension} (ties split; low_sample: < {min_games} player-games)",
-    )
+    report = write_report(src, out, viewer=viewer)
+    page = report.with_name(report.stem + "-viewer.html")
+    if viewer and page.exists():
+        click.echo(f"wrote {report} and the replay viewer {page}")
+    else:
+        click.echo(f"wrote {report}")
 
 
 def sample_games_dir() -> Path:
@@ -167,7 +164,8 @@ def demo_command(out: Path, workers: int | None) -> None:
         """
     ).df()
     emit(winners, "table", "Winners of the real (imported) games")
-    emit(stats_by(con, "turn_position", min_games=30), "table", "Wins by first-round turn position")
+    wins = as_percentages(stats_by(con, "turn_position"))
+    emit(wins, "table", "Wins by first-round turn position (ties share the win)")
     first = con.execute("SELECT game_id FROM games ORDER BY game_id LIMIT 1").fetchone()
     real = winners["game_id"].iloc[-1] if not winners.empty else (first[0] if first else None)
     if real is None:
@@ -178,11 +176,11 @@ def demo_command(out: Path, workers: int | None) -> None:
     click.echo("")
     click.echo(f"Database:        {db.resolve()}")
     click.echo(f"Post-game report: {report.resolve()} (game {real})")
-    click.echo("Try:             brass-stats stats --db " + str(db) + " --by strategy")
+    click.echo("Try:             brass-stats stats --db " + str(db) + " --by strategy --min-games 5")
     click.echo(f"Done in {time.perf_counter() - start:.1f} s.")
 
 
-COMMANDS = [income_command, vp_command, report_command, stats_command, demo_command]
+COMMANDS = [income_command, vp_command, report_command, demo_command]
 
 
 __all__ = ["COMMANDS", "emit"]

@@ -1,9 +1,11 @@
 """Strategy statistics across many games: win rates by seat, turn order, openings, strategies, ...
 
-Wins are shared on ties (two players tied for first each get half a win).
-Each bucket reports the win rate with a 95% Wilson score interval and the
-win rate expected by chance (1 / players, averaged over the bucket), so a
-bucket is only interesting where its interval excludes the expectation.
+Every statistic is over *player-games* (one player in one game) that pass a
+:class:`~brass_stats.analysis.filters.CorpusFilter`. Wins are shared on ties (two players
+tied for first each get half a win). Each bucket reports the win rate with a 95% Wilson score
+interval and the win rate expected by chance (the mean of 1 / players over the bucket), so a
+bucket is only interesting where its interval excludes the expectation. The definitions are in
+``docs/statistics.md``.
 
 >>> round(wilson(7, 10)[0], 3), round(wilson(7, 10)[1], 3)
 (0.397, 0.892)
@@ -12,23 +14,49 @@ bucket is only interesting where its interval excludes the expectation.
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Sequence
 
 import duckdb
 import pandas as pd
 
 from ..rules_data import ALL_INDUSTRIES
+from .filters import CorpusFilter, player_games_sql
+from .strategy import strategies
 
-DIMENSIONS = ("edition", "seat", "turn_position", "player_count", "loans", "opening", "strategy", "industry")
+DIMENSIONS = (
+    "edition",
+    "player_count",
+    "seat",
+    "turn_position",
+    "player_kind",
+    "source_kind",
+    "loans",
+    "strategy",
+    "era_focus",
+    "opening",
+    "industry",
+)
+"""The ``--by`` dimensions of ``stats`` (each described in ``docs/statistics.md``)."""
 
-# VP sources grouped into strategies (a player's strategy is their largest group).
-STRATEGY_GROUPS = {
-    "cotton": ["tile_vp_cotton_mill"],
-    "manufacturing": ["tile_vp_manufacturer"],
-    "pottery": ["tile_vp_pottery"],
-    "supply": ["tile_vp_coal_mine", "tile_vp_iron_works", "tile_vp_brewery"],
-    "shipping": ["tile_vp_port", "tile_vp_shipyard"],
-    "links": ["link_vp"],
-}
+OUTCOME_DIMENSIONS = ("final_rank", "result")
+"""Extra dimensions for curves: the player's final rank, and ``winner`` / ``rest``."""
+
+# dimensions whose buckets are listed by size, not in their natural order
+_CATEGORICAL = {"strategy", "opening", "industry", "edition", "player_kind", "source_kind", "era_focus"}
+
+STATS_COLUMNS = [
+    "player_games",
+    "games",
+    "wins",
+    "win_rate",
+    "ci_low",
+    "ci_high",
+    "expected_win_rate",
+    "mean_vp",
+    "mean_margin",
+]
+RATE_COLUMNS = ("win_rate", "ci_low", "ci_high", "expected_win_rate")
 
 
 def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -42,129 +70,215 @@ def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-_PLAYER_GAMES = """
-WITH ranked AS (
-  SELECT p.*, g.player_count, g.edition,
-         count(*) FILTER (WHERE p.rank = 1) OVER (PARTITION BY p.game_id) AS winners,
-         avg(p.final_vp) OVER (PARTITION BY p.game_id) AS mean_vp
-  FROM players p JOIN games g USING (game_id)
-)
-SELECT game_id, edition, seat, name, player_count, final_vp, rank, start_turn_position, loans,
-       CASE WHEN rank = 1 THEN 1.0 / winners ELSE 0.0 END AS win,
-       final_vp - (mean_vp * player_count - final_vp) / (player_count - 1) AS margin
-FROM ranked
-"""
+def player_games(con: duckdb.DuckDBPyConnection, filters: CorpusFilter | None = None) -> pd.DataFrame:
+    """One row per player per game passing ``filters``, with the player's share of the win and VP margin."""
+    sql, params = player_games_sql(filters or CorpusFilter(), con)
+    return con.execute(sql + " ORDER BY game_id, seat", params).df()
 
 
-def player_games(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
-    """One row per player per game, with the player's share of the win and VP margin over the opponents."""
-    return con.execute(_PLAYER_GAMES).df()
+def opening_sequences(con: duckdb.DuckDBPyConnection, actions: int = 3, builds_only: bool = False) -> pd.DataFrame:
+    """``game_id, seat, opening``: each player's first ``actions`` actions as a normalised sequence.
 
-
-def _strategy(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
-    cols = sorted({c for cs in STRATEGY_GROUPS.values() for c in cs})
-    df = con.execute(
-        f"SELECT game_id, seat, {', '.join(f'sum({c}) AS {c}' for c in cols)} FROM era_scores GROUP BY ALL"
-    ).df()
-    for name, group in STRATEGY_GROUPS.items():
-        df[name] = df[group].sum(axis=1)
-    names = list(STRATEGY_GROUPS)
-    total = df[names].sum(axis=1)
-    df["bucket"] = df[names].idxmax(axis=1).where(total > 0, "none")
-    return df[["game_id", "seat", "bucket"]]
-
-
-def _opening(con: duckdb.DuckDBPyConnection, actions: int = 3) -> pd.DataFrame:
+    An action is its type, with the industry for ``build`` (``build coal_mine``), ``develop``
+    (the industries developed, sorted) and ``sell`` (the industries sold, sorted, each once);
+    card ids and locations are left out. With ``builds_only`` the sequence is the first
+    ``actions`` industries built (the build order). Shortfall actions never count.
+    """
+    what = (
+        "industry"
+        if builds_only
+        else """action_type || CASE
+             WHEN action_type = 'build' THEN ' ' || industry
+             WHEN action_type = 'develop' THEN ' ' || array_to_string(list_sort(string_split(industry, '+')), '+')
+             WHEN action_type = 'sell'
+                  THEN ' ' || array_to_string(list_sort(list_distinct(string_split(industry, '+'))), '+')
+             ELSE '' END"""
+    )
+    keep = "action_type = 'build'" if builds_only else "action_type <> 'shortfall'"
     return con.execute(
-        """
+        f"""
         WITH firsts AS (
-          SELECT game_id, seat, action_index,
-                 action_type || CASE WHEN action_type = 'build' THEN ':' || industry ELSE '' END AS what,
+          SELECT game_id, seat, action_index, {what} AS what,
                  row_number() OVER (PARTITION BY game_id, seat ORDER BY action_index) AS k
-          FROM actions WHERE action_type <> 'shortfall'
+          FROM actions WHERE {keep}
         )
-        SELECT game_id, seat, string_agg(what, ' > ' ORDER BY action_index) AS bucket
-        FROM firsts WHERE k <= ? GROUP BY game_id, seat
+        SELECT game_id, seat, string_agg(what, ' > ' ORDER BY action_index) AS opening
+        FROM firsts WHERE k <= ? GROUP BY game_id, seat ORDER BY game_id, seat
         """,
         [actions],
     ).df()
 
 
-def _industry(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
+def _industries_built(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
     return con.execute(
-        "SELECT DISTINCT game_id, seat, industry AS bucket FROM actions "
-        "WHERE action_type = 'build' AND industry IS NOT NULL"
+        "SELECT DISTINCT game_id, seat, industry FROM actions WHERE action_type = 'build' AND industry IS NOT NULL"
     ).df()
 
 
-def stats_by(con: duckdb.DuckDBPyConnection, dimension: str, min_games: int = 30) -> pd.DataFrame:
-    """Win statistics per bucket of ``dimension`` (one of :data:`DIMENSIONS`)."""
-    if dimension not in DIMENSIONS:
-        raise ValueError(f"unknown dimension {dimension!r}; choose from {', '.join(DIMENSIONS)}")
-    pg = player_games(con)
-    if pg.empty:
-        return pd.DataFrame(
-            columns=[
-                "bucket",
-                "games",
-                "wins",
-                "win_rate",
-                "ci_low",
-                "ci_high",
-                "expected_win_rate",
-                "mean_vp",
-                "mean_margin",
-                "low_sample",
-            ]
-        )
-    if dimension == "edition":
-        pg["bucket"] = pg["edition"]
-    elif dimension == "seat":
-        pg["bucket"] = pg["seat"].astype(str)
-    elif dimension == "turn_position":
-        pg["bucket"] = (pg["start_turn_position"] + 1).astype(str)
-    elif dimension == "player_count":
-        pg["bucket"] = pg["player_count"].astype(str) + "p"
-    elif dimension == "loans":
-        pg["bucket"] = pg["loans"].clip(upper=4).astype(int).astype(str).replace("4", "4+")
-    else:
-        extra = {"opening": _opening, "strategy": _strategy, "industry": _industry}[dimension](con)
-        pg = pg.merge(extra, on=["game_id", "seat"], how="inner")
+def add_dimensions(
+    con: duckdb.DuckDBPyConnection, pg: pd.DataFrame, by: Sequence[str], opening_actions: int = 3
+) -> pd.DataFrame:
+    """``pg`` with one column per dimension in ``by`` (named after it).
+
+    ``industry`` repeats a player-game once per industry the player built; every other dimension
+    gives each player-game exactly one bucket (player-games without an opening are dropped).
+    """
+    pg = pg.copy()
+    for dim in by:
+        if dim in ("edition", "player_count", "seat", "player_kind", "source_kind"):
+            continue
+        if dim == "turn_position":
+            pg["turn_position"] = pg["start_turn_position"] + 1
+        elif dim == "loans":
+            pg["loans"] = pg["loans"].clip(upper=4).astype(int).astype(str).replace("4", "4+")
+        elif dim == "final_rank":
+            pg["final_rank"] = pg["rank"]
+        elif dim == "result":
+            pg["result"] = pg["rank"].map(lambda r: "winner" if r == 1 else "rest")
+        elif dim in ("strategy", "era_focus"):
+            if dim not in pg.columns:
+                pg = pg.merge(strategies(con)[["game_id", "seat", "strategy", "era_focus"]], on=["game_id", "seat"])
+        elif dim == "opening":
+            pg = pg.merge(opening_sequences(con, opening_actions), on=["game_id", "seat"])
+        elif dim == "industry":
+            pg = pg.drop(columns=["industry"], errors="ignore").merge(_industries_built(con), on=["game_id", "seat"])
+        else:
+            known = ", ".join((*DIMENSIONS, *OUTCOME_DIMENSIONS))
+            raise ValueError(f"unknown dimension {dim!r}; choose from {known}")
+    return pg
+
+
+def as_percentages(df: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``df`` for tables: the rate columns as text percentages (``0.4321`` -> ``43.2%``).
+
+    >>> as_percentages(pd.DataFrame({"win_rate": [0.4321, 1.0]}))["win_rate"].tolist()
+    ['43.2%', '100.0%']
+    """
+    out = df.copy()
+    for c in RATE_COLUMNS:
+        if c in out.columns:
+            out[c] = out[c].map(lambda v: f"{100 * v:.1f}%")
+    return out
+
+
+def _clean(x: float, digits: int) -> float:
+    """Rounded, and never ``-0``."""
+    return round(x, digits) + 0.0
+
+
+def win_table(pg: pd.DataFrame, by: Sequence[str], min_games: int = 1) -> pd.DataFrame:
+    """Win statistics per bucket of the columns ``by`` of ``pg`` (player-games with ``win`` and ``margin``).
+
+    Buckets with fewer than ``min_games`` player-games are left out; how many is in
+    ``result.attrs["hidden_buckets"]`` (and the player-games in them in ``attrs["hidden_player_games"]``).
+    """
     rows = []
-    for bucket, g in pg.groupby("bucket", sort=True):
-        n = len(g)
-        wins = float(g["win"].sum())
-        lo, hi = wilson(wins, n)
-        rows.append(
-            {
-                "bucket": bucket,
-                "games": n,
-                "wins": round(wins, 2),
-                "win_rate": round(wins / n, 4),
-                "ci_low": round(lo, 4),
-                "ci_high": round(hi, 4),
-                "expected_win_rate": round(float((1 / g["player_count"]).mean()), 4),
-                "mean_vp": round(float(g["final_vp"].mean()), 2),
-                "mean_margin": round(float(g["margin"].mean()), 2),
-                "low_sample": n < min_games,
-            }
-        )
-    out = pd.DataFrame(rows)
-    return out.sort_values(["games", "bucket"], ascending=[False, True]).reset_index(drop=True)
+    hidden = hidden_pg = 0
+    if not pg.empty:
+        for key, g in pg.groupby(list(by), sort=False):
+            n = len(g)
+            if n < min_games:
+                hidden += 1
+                hidden_pg += n
+                continue
+            wins = float(g["win"].sum())
+            lo, hi = wilson(wins, n)
+            keys = key if isinstance(key, tuple) else (key,)
+            rows.append(
+                {
+                    **dict(zip(by, keys, strict=True)),
+                    "player_games": n,
+                    "games": g["game_id"].nunique(),
+                    "wins": _clean(wins, 2),
+                    "win_rate": _clean(wins / n, 4),
+                    "ci_low": _clean(lo, 4),
+                    "ci_high": _clean(hi, 4),
+                    "expected_win_rate": _clean(float((1 / g["player_count"]).mean()), 4),
+                    "mean_vp": _clean(float(g["final_vp"].mean()), 1),
+                    "mean_margin": _clean(float(g["margin"].mean()), 1),
+                }
+            )
+    out = pd.DataFrame(rows, columns=[*by, *STATS_COLUMNS])
+    if not out.empty:
+        if any(d in _CATEGORICAL for d in by):
+            out = out.sort_values(["player_games", *by], ascending=[False, *([True] * len(by))], key=_natural)
+        else:
+            out = out.sort_values(list(by), key=_natural)
+    out = out.reset_index(drop=True)
+    out.attrs["hidden_buckets"] = hidden
+    out.attrs["hidden_player_games"] = hidden_pg
+    return out
 
 
-def corpus_summary(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
-    """Games, players and scores per player count."""
+def _natural(s: pd.Series) -> pd.Series:
+    """Sort key: numbers as numbers (``4+`` after ``3``), text as text."""
+    if pd.api.types.is_numeric_dtype(s):
+        return s
+    return s.map(lambda v: (0, int(m.group()), str(v)) if (m := re.match(r"\d+", str(v))) else (1, 0, str(v)))
+
+
+def stats_by(
+    con: duckdb.DuckDBPyConnection,
+    by: str | Sequence[str],
+    filters: CorpusFilter | None = None,
+    min_games: int = 1,
+    opening_actions: int = 3,
+) -> pd.DataFrame:
+    """Win statistics per bucket of one or more dimensions (see :data:`DIMENSIONS`), one column per dimension."""
+    dims = [by] if isinstance(by, str) else list(by)
+    for d in dims:
+        if d not in DIMENSIONS:
+            raise ValueError(f"unknown dimension {d!r}; choose from {', '.join(DIMENSIONS)}")
+    if len(set(dims)) != len(dims):
+        raise ValueError("each --by dimension may be given once")
+    pg = add_dimensions(con, player_games(con, filters), dims, opening_actions)
+    return win_table(pg, dims, min_games)
+
+
+def openings(
+    con: duckdb.DuckDBPyConnection,
+    actions: int = 3,
+    filters: CorpusFilter | None = None,
+    min_games: int = 1,
+    top: int | None = None,
+    builds_only: bool = False,
+) -> pd.DataFrame:
+    """Win statistics per opening (the first ``actions`` actions, or builds), most played first."""
+    pg = player_games(con, filters).merge(opening_sequences(con, actions, builds_only), on=["game_id", "seat"])
+    out = win_table(pg, ["opening"], min_games)
+    if top is not None and len(out) > top:
+        attrs = dict(out.attrs)
+        out = out.head(top).copy()
+        out.attrs.update(attrs)
+    return out
+
+
+def corpus_summary(con: duckdb.DuckDBPyConnection, filters: CorpusFilter | None = None) -> pd.DataFrame:
+    """Games, player-games and scores per edition and player count."""
+    sql, params = player_games_sql(filters or CorpusFilter(), con)
     return con.execute(
-        """
-        SELECT g.player_count, count(DISTINCT g.game_id) AS games, count(*) AS player_games,
-               round(avg(p.final_vp), 1) AS mean_vp,
-               round(avg(p.final_vp) FILTER (WHERE p.rank = 1), 1) AS mean_winning_vp,
-               max(p.final_vp) AS best_vp
-        FROM games g JOIN players p USING (game_id)
-        GROUP BY g.player_count ORDER BY g.player_count
-        """
+        f"""
+        SELECT edition, player_count, count(DISTINCT game_id) AS games, count(*) AS player_games,
+               round(avg(final_vp), 1) AS mean_vp,
+               round(avg(final_vp) FILTER (WHERE rank = 1), 1) AS mean_winning_vp,
+               max(final_vp) AS best_vp
+        FROM ({sql}) GROUP BY edition, player_count ORDER BY edition, player_count
+        """,
+        params,
     ).df()
 
 
-__all__ = ["DIMENSIONS", "ALL_INDUSTRIES", "corpus_summary", "player_games", "stats_by", "wilson"]
+__all__ = [
+    "ALL_INDUSTRIES",
+    "DIMENSIONS",
+    "OUTCOME_DIMENSIONS",
+    "add_dimensions",
+    "as_percentages",
+    "corpus_summary",
+    "openings",
+    "opening_sequences",
+    "player_games",
+    "stats_by",
+    "wilson",
+    "win_table",
+]

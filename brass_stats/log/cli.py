@@ -1,7 +1,7 @@
 """The ``convert`` command: games recorded elsewhere into brass-stats logs.
 
 Exit status: 0 every record converted; 2 a record could not be converted (one
-line per record: file, seq, field, why). A directory is converted record by
+line per record: file, seq, field, why); 3 an internal error on some record. A directory is converted record by
 record: one bad record never stops the rest, and a summary groups the failures.
 """
 
@@ -15,9 +15,9 @@ from pathlib import Path
 import click
 
 from ..errors import BrassError
+from ..exitcodes import BAD_INPUT, INTERNAL, OK
 from .quasrain import ConversionError, convert_files
 
-CONVERTED, NOT_CONVERTED = 0, 2
 RECORD_SUFFIX = ".record.json"
 SETUP_SUFFIX = ".setup.json"
 
@@ -67,7 +67,10 @@ def convert_one(record: Path, setup: Path | None, out: Path) -> Outcome:
         return Outcome(record, error=str(e), reason=reason + (f" [{e.rule}]" if e.rule else ""))
     except BrassError as e:
         return Outcome(record, error=f"{record}: {e}", reason=type(e).__name__)
-    log.save(out)
+    try:
+        log.save(out)
+    except OSError as e:
+        return Outcome(record, error=f"{out}: cannot write the log: {e.strerror or e}", reason="cannot write")
     return Outcome(record, out, len(log.actions))
 
 
@@ -143,9 +146,10 @@ def convert_quasrain(record: Path, setup: Path | None, out: Path) -> None:
         outcomes = convert_directory(record, out, sys.stderr.isatty())
         for line in summary_lines(outcomes):
             click.echo(line)
-        sys.exit(NOT_CONVERTED if any(o.error for o in outcomes) else CONVERTED)
+        internal = any(o.reason == "internal error" for o in outcomes)
+        sys.exit(INTERNAL if internal else BAD_INPUT if any(o.error for o in outcomes) else OK)
     o = convert_one(record, setup, out)
     if o.error is not None:
         click.echo(f"error: {o.error}", err=True)
-        sys.exit(NOT_CONVERTED)
+        sys.exit(BAD_INPUT)
     click.echo(f"wrote {out} ({o.actions} actions)")

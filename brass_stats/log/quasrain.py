@@ -33,7 +33,7 @@ from ..engine.state import GameState
 from ..engine.turn import tile_sale_value
 from ..errors import IllegalAction, LogFormatError
 from ..replay import Replay
-from .format import GameLog
+from .format import GameLog, parse_json
 from .quasrain_setup import CardPlay, ConversionError, Reconstruction, brief, check_setup_file, reconstruct
 
 T = TypeVar("T")
@@ -439,10 +439,30 @@ def _seat_names(record: Mapping[str, Any], players: int, record_name: str) -> tu
         if not isinstance(seat, dict):
             raise ConversionError(f"seat {i} must be an object, got {brief(seat)}", record=record_name, field="seats")
         name = seat.get("nickname", f"Seat {i}")
-        if not isinstance(name, str):
-            raise ConversionError(f"seat {i}'s nickname must be a string", record=record_name, field="seats.nickname")
+        if not isinstance(name, str) or not _encodable(name):
+            raise ConversionError(
+                f"seat {i}'s nickname must be a string of characters, got {brief(name)}",
+                record=record_name,
+                field="seats.nickname",
+            )
         names.append(name)
     return tuple(names)
+
+
+def _encodable(text: str) -> bool:
+    """False for a string holding a lone UTF-16 surrogate (it cannot be written as UTF-8)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _room(record: Mapping[str, Any], record_name: str) -> str | None:
+    room = record.get("roomCode")
+    if room is not None and (not isinstance(room, str) or not _encodable(room) or len(room) > 100):
+        raise ConversionError(f"must be a short string, got {brief(room)}", record=record_name, field="roomCode")
+    return room
 
 
 def _seed(record: Mapping[str, Any], record_name: str) -> int | float:
@@ -476,7 +496,7 @@ def convert(record: Any, setup: Any = None, record_name: str = "record", setup_n
         result = declared_result(setup, record_name, rebuilt.players)
     source: dict[str, Any] = {
         "format": "quasrain",
-        "room": record.get("roomCode"),
+        "room": _room(record, record_name),
         "seed": rebuilt.seed,
         "record": Path(record_name).name,
         "chance": "rebuilt from the record's seed, playerCount and cards (server-setup.md)",
@@ -492,7 +512,7 @@ def convert(record: Any, setup: Any = None, record_name: str = "record", setup_n
     except LogFormatError as e:
         raise ConversionError(e.message, record=record_name, field="setup") from None
     for i, entry in enumerate(record["actions"]):
-        seq = entry.get("seq", i)
+        seq = entry["seq"] if _is_int(entry.get("seq")) else i
         _settle_shortfalls(replay, record_name, seq)
         action = map_action(entry, record_name, policy, i)
         try:
@@ -504,6 +524,12 @@ def convert(record: Any, setup: Any = None, record_name: str = "record", setup_n
             raise ConversionError(e.message, record=record_name, seq=seq) from None
     _settle_shortfalls(replay, record_name, None)
     log.actions = [s.action for s in replay.steps]
+    try:  # what the importer writes, the strict reader must read (names, published scores in range)
+        GameLog.from_json(log.to_json())
+    except LogFormatError as e:
+        where = f"{e.where}: " if e.where else ""
+        why = f"the converted log would not be a valid log: {where}{e.message}"
+        raise ConversionError(why, record=record_name, field="setup.scores" if "result" in where else None) from None
     return log
 
 
@@ -519,12 +545,19 @@ def _settle_shortfalls(replay: Replay, record: str, seq: Any) -> None:
 
 
 def _read_json(path: Path, what: str) -> Any:
+    """The file's JSON, read strictly (no duplicate keys, NaN or lone surrogates; within the size limits)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
     except OSError as e:
         raise ConversionError(f"cannot read {what}: {e.strerror}", record=str(path)) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ConversionError(f"{what} is not valid JSON: {e}", record=str(path)) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ConversionError(f"{what} is not UTF-8 text (byte {e.start})", record=str(path)) from None
+    try:
+        return parse_json(text, str(path))
+    except LogFormatError as e:
+        raise ConversionError(f"{what} is {e.message}", record=str(path), field=e.where) from None
 
 
 def convert_files(record_path: str | Path, setup_path: str | Path | None = None) -> GameLog:

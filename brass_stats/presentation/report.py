@@ -18,9 +18,10 @@ from matplotlib.figure import Figure
 from ..analysis import games as A
 from ..engine.setup import new_game
 from ..engine.state import GameState, MerchantSpace
+from ..errors import BrassError
+from ..replay import Replay
 from ..rules_data import load_rules
 from . import plots
-from .board import draw_board
 from .text import TEXT_LIMIT, display_number, display_text
 
 CSS = """
@@ -36,7 +37,8 @@ th { background: #f3e3b5; max-width: 12em; overflow-wrap: anywhere; }
 .num { text-align: right; } .text { text-align: left; }
 td.text { max-width: 22em; overflow-wrap: anywhere; }
 img { max-width: 100%; height: auto; display: block; margin: 0.5em 0; }
-.boards figure { margin: 0 0 1.5em 0; max-width: 860px; }
+.boards figure { margin: 0 0 1.5em 0; }
+.boards svg { display: block; max-width: 100%; height: auto; }
 figcaption { text-align: center; color: #555; font-size: 0.9em; }
 """
 
@@ -133,12 +135,22 @@ def _action_link(index: object, viewer_href: str | None) -> str:
     return f"<a href='{href}' title='open the replay viewer at this action'>{n}</a>"
 
 
-def build_report(src: A.GameSource, viewer_href: str | None = None) -> str:
+def _what_happened(replay: Replay, index: int) -> str:
+    """The move-list sentence of one action, without what followed at the end of the round or era."""
+    from ..replay.notation import describe_step
+
+    text = describe_step(replay.steps[index], replay.state.rules, replay.log.players)
+    return text.split(". End of ", 1)[0]
+
+
+def build_report(src: A.GameSource, viewer_href: str | None = None, replay: Replay | None = None) -> str:
     """The report of one game as HTML text.
 
     ``viewer_href``: the replay viewer's file (relative to the report); every key moment then links to
-    the viewer at that action (``viewer.html#action=N``).
+    the viewer at that action (``viewer.html#action=N``). ``replay`` (default: the one kept in ``src``)
+    describes the key moments in the move list's words.
     """
+    replay = replay or src.replay
     game = A.game_row(src)
     result = A.result_table(src).rename(
         columns={"final_vp": "VP", "final_income_level": "income", "final_money": "money", "loans": "loans taken"}
@@ -154,6 +166,8 @@ def build_report(src: A.GameSource, viewer_href: str | None = None) -> str:
     edition = html.escape(display_text(game["edition"]).title())
     raw = frozenset({"action"}) if viewer_href else frozenset()
     if not swings.empty:
+        if replay is not None:
+            swings["action"] = [_what_happened(replay, int(i)) for i in swings["action_index"]]
         swings = swings.rename(columns={"action_index": "#", "action": "what"})
         swings["#"] = [_action_link(i, viewer_href) for i in swings["#"]]
         swings = swings.rename(columns={"#": "action"})
@@ -241,22 +255,23 @@ def _loans(src: A.GameSource) -> str:
 
 
 def _boards(src: A.GameSource) -> str:
-    replay = src.replay
-    if replay is None:
-        return _boards_from_tables(src)
-    final = replay.state
+    """The board at each era's end, as the SVG drawing of ``brass-stats board`` and the viewer."""
+    from .svg_board import board_svg
+
     figs = []
-    for era in ("canal", "rail"):
-        if era in final.era_boards:
-            tiles, links = final.era_boards[era]
-            fig = draw_board(final, tiles, links, title=f"End of the {era.title()} Era (before scoring)")
-            figs.append(f"<figure>{_png(fig)}<figcaption>{era.title()} Era</figcaption></figure>")
+    for era, state in era_boards_from_tables(src):
+        title = f"End of the {era.title()} Era: the board before scoring, VP after"
+        names = [display_text(p.name) for p in state.players]  # the drawing's tooltips hold whole names
+        svg = board_svg(state, title=title, names=names).replace(' xmlns="http://www.w3.org/2000/svg"', "", 1)
+        figs.append(f"<figure>{svg}<figcaption>{era.title()} Era</figcaption></figure>")
     return "<div class='boards'>" + "".join(figs) + "</div>"
 
 
 def era_boards_from_tables(src: A.GameSource) -> list[tuple[str, GameState]]:
-    """The boards just before each era's scoring, rebuilt from the ``board`` table (games read from a database):
-    tiles, links and merchant tiles (databases written before merchant tiles were stored have none)."""
+    """The board just before each era's scoring, rebuilt from the ``board`` table (so games read from a
+    database and from a log file look the same): tiles, links, merchant tiles, markets, and each
+    player's money, income and VP after the era's scoring (from ``turn_snapshots``). Databases written
+    before merchant tiles and markets were stored show blank merchants and the markets as set up."""
     from ..engine.state import Tile
     from ..log.format import GameLog
 
@@ -278,23 +293,60 @@ def era_boards_from_tables(src: A.GameSource) -> list[tuple[str, GameState]]:
             MerchantSpace(str(r.location), int(r.slot), str(r.industry), frozenset(), bool(r.resources))
             for r in b[b["piece"] == "merchant"].itertuples()
         ]
+        for r in b[b["piece"] == "market"].itertuples():
+            setattr(state, f"{r.location}_market", int(r.resources))
+        snaps = src.con.execute(
+            "SELECT seat, money, income_space, vp FROM turn_snapshots WHERE game_id = $g AND action_index = $a",
+            {"g": src.game_id, "a": int(b["action_index"].iloc[0])},
+        ).fetchall()
+        for seat, money, income_space, vp in snaps:
+            p = state.players[int(seat)]
+            p.money, p.income_space, p.vp = int(money), int(income_space), int(vp)
         state.era = str(era)
+        state.phase = "over"  # a picture of the era's end: nobody is to move
         out.append((str(era), state))
     return out
 
 
-def _boards_from_tables(src: A.GameSource) -> str:
-    figs = []
-    for era, state in era_boards_from_tables(src):
-        fig = draw_board(state, title=f"End of the {era.title()} Era (before scoring)")
-        figs.append(f"<figure>{_png(fig)}<figcaption>{era.title()} Era</figcaption></figure>")
-    return "<div class='boards'>" + "".join(figs) + "</div>"
+def replay_of(src: A.GameSource) -> Replay | None:
+    """The replay of the game: kept when it came from a log file, else replayed from the file it was
+    imported from when that file is still there and holds the same game (None otherwise)."""
+    if src.replay is not None:
+        return src.replay
+    from ..log.format import GameLog
+    from ..replay import replay
+    from ..storage import game_id
+
+    source = A.game_row(src).get("source_file")
+    if not isinstance(source, str) or not Path(source).is_file():
+        return None
+    try:
+        log = GameLog.load(source)
+    except BrassError:
+        return None
+    if game_id(log) != src.game_id:
+        return None
+    r = replay(log)
+    return r if r.error is None else None
 
 
-def write_report(src: A.GameSource, out: str | Path, viewer_href: str | None = None) -> Path:
-    """Write the report atomically and return its path."""
+def write_report(src: A.GameSource, out: str | Path, viewer: bool = True) -> Path:
+    """Write the report atomically and return its path.
+
+    With ``viewer``, the replay viewer (``brass-stats view``) is written beside it as
+    ``<report>-viewer.html`` and every key moment links to it at that action (when the game's log is
+    at hand: a log file, or the file a stored game was imported from).
+    """
     out = Path(out)
-    text = build_report(src, viewer_href)
+    href = None
+    r = replay_of(src) if viewer else None
+    if r is not None:
+        from .viewer import write_viewer
+
+        page = out.with_name(out.stem + "-viewer.html")
+        write_viewer(r, page)
+        href = page.name
+    text = build_report(src, href, r)
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(out)

@@ -21,7 +21,7 @@ import unicodedata
 
 # Longest name shown in full; longer ones end in an ellipsis (the tables keep the full name).
 NAME_LIMIT = 40
-TEXT_LIMIT = 200
+TEXT_LIMIT = 400
 
 
 def display_text(value: object, limit: int = NAME_LIMIT) -> str:

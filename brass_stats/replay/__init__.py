@@ -41,10 +41,14 @@ class Step:
     state: GameState | None  # after the action (None when states are not kept)
 
     def __repr__(self) -> str:
-        who = f"seat {self.action.player}"
-        if self.state is not None:
-            who = f"{_short(self.state.players[self.action.player].name)!r} ({who})"
-        return f"<Step {self.index}: {self.era.title()} Era round {self.era_round}, {who}: {self.action!r}>"
+        where = f"<Step {self.index}: {self.era.title()} Era round {self.era_round}"
+        if self.state is None:
+            return f"{where}, seat {self.action.player}: {self.action!r}>"
+        from .notation import describe_step
+
+        names = [_short(p.name) for p in self.state.players]
+        text = _short(describe_step(self, self.state.rules, names).split(". End of ", 1)[0], 160)
+        return f"{where}: {text}>"
 
     def money_after(self, seat: int) -> int:
         assert self.state is not None

@@ -59,7 +59,7 @@ def _check_inputs(items: tuple[str, ...]) -> list[Path]:
     return files
 
 
-@click.command("replay")
+@click.command("replay", short_help="Import a few game logs in this process (ingest: whole collections, in parallel).")
 @click.argument("files", nargs=-1, required=True)
 @click.option("--db", required=True, type=click.Path(dir_okay=False, path_type=Path), help="DuckDB file to write to.")
 @click.option(
@@ -81,7 +81,9 @@ def replay_command(files: tuple[str, ...], db: Path, parquet: Path | None, fmt: 
     sys.exit(report.exit_status)
 
 
-@click.command("ingest")
+@click.command(
+    "ingest", short_help="Import game logs into a DuckDB file, in parallel: the import command for collections."
+)
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), help="DuckDB file to import into.")
 @click.option(

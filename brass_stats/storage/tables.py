@@ -40,6 +40,8 @@ GAMES_SCHEMA = pa.schema(
         ("edition", STR),
         ("player_count", I32),
         ("source_file", STR),
+        ("source_kind", STR),
+        ("played_at", pa.timestamp("us", tz="UTC")),
         ("format_version", I32),
         ("seed", STR),
         ("declared_result", STR),
@@ -56,6 +58,7 @@ PLAYERS_SCHEMA = pa.schema(
         ("game_id", STR),
         ("seat", I32),
         ("name", STR),
+        ("player_kind", STR),
         ("final_vp", I32),
         ("final_income_level", I32),
         ("final_money", I32),
@@ -212,6 +215,40 @@ def game_id(log: GameLog) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
+# -- provenance: where a log came from, who played it, when -----------------------------
+
+
+def source_kind(log: GameLog) -> str:
+    """``generated`` for a log written by self-play (its ``source`` names a ``generator``), else ``real``."""
+    return "generated" if (log.source or {}).get("generator") else "real"
+
+
+def player_kinds(log: GameLog) -> list[str]:
+    """``bot`` or ``human`` per seat.
+
+    ``source.bots`` names a bot (or null for a person) per seat; every seat of a generated log is a bot.
+    """
+    bots = (log.source or {}).get("bots")
+    generated = source_kind(log) == "generated"
+    out = []
+    for seat in range(len(log.players)):
+        bot = bots[seat] if isinstance(bots, list) and seat < len(bots) else None
+        out.append("bot" if generated or (isinstance(bot, str) and bot) else "human")
+    return out
+
+
+def played_at(log: GameLog) -> datetime | None:
+    """``source.played_at`` (ISO 8601 date or date-time; UTC when it names no zone), or None."""
+    text = (log.source or {}).get("played_at")
+    if not isinstance(text, str):
+        return None
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
 # -- helpers ---------------------------------------------------------------------------
 
 
@@ -313,6 +350,8 @@ def _games(replay: Replay, gid: str, source_file: str | None) -> list[dict[str, 
             "edition": log.edition,
             "player_count": len(log.players),
             "source_file": source_file,
+            "source_kind": source_kind(log),
+            "played_at": played_at(log),
             "format_version": FORMAT_VERSION,
             "seed": str(log.seed) if log.seed is not None else "explicit",
             "declared_result": _json(log.result) if log.result is not None else None,
@@ -329,11 +368,13 @@ def _players(replay: Replay, gid: str) -> list[dict[str, Any]]:
     order = replay.initial.turn_order
     canal = replay.checkpoints.get("rail_era_start")
     final = replay.state
+    kinds = player_kinds(replay.log)
     return [
         {
             "game_id": gid,
             "seat": s.seat,
             "name": s.name,
+            "player_kind": kinds[s.seat],
             "final_vp": s.vp,
             "final_income_level": s.income_level,
             "final_money": s.money,
@@ -651,6 +692,22 @@ def _board(replay: Replay, gid: str) -> list[dict[str, Any]]:
                     "level": None,
                     "flipped": None,
                     "resources": int(ms.beer),
+                    "vp_if_scored": 0,
+                }
+            )
+        for market, cubes in (("coal", st.coal_market), ("iron", st.iron_market)):  # cubes left on the markets
+            rows.append(
+                base
+                | {
+                    "piece": "market",
+                    "location": market,
+                    "slot": None,
+                    "link_id": None,
+                    "owner": None,
+                    "industry": None,
+                    "level": None,
+                    "flipped": None,
+                    "resources": cubes,
                     "vp_if_scored": 0,
                 }
             )

@@ -1,0 +1,122 @@
+"""Issue 12, command-line tidiness: one --format everywhere, integers stay integers, tables fit the
+terminal, the vp table's layout, help texts."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner, Result
+
+from brass_stats.cli import main
+from brass_stats.output import emit
+
+REPO = Path(__file__).parents[1]
+REAL = REPO / "replays" / "real" / "gm7vza-4p.json"
+LANCASHIRE = REPO / "replays" / "lancashire" / "game-5003-00000.json"
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> Result:
+    res = CliRunner().invoke(main, list(args), env=env)
+    assert "Traceback" not in res.output
+    return res
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("db") / "g.duckdb"
+    assert run("ingest", str(REAL), str(LANCASHIRE), "--db", str(path), "--workers", "1").exit_code == 0
+    return path
+
+
+def commands_with_results(db: Path, tmp: Path) -> dict[str, list[str]]:
+    return {
+        "validate": ["validate", str(REAL)],
+        "income": ["income", str(REAL)],
+        "vp": ["vp", str(REAL)],
+        "stats": ["stats", "--db", str(db), "--by", "seat"],
+        "ingest": ["ingest", str(REAL), "--db", str(tmp / "i.duckdb"), "--workers", "1"],
+        "replay": ["replay", str(REAL), "--db", str(tmp / "r.duckdb")],
+        "selfplay": ["selfplay", "-n", "1", "-p", "2", "-b", "random", "--out", str(tmp / "sp"), "--overwrite"],
+    }
+
+
+@pytest.mark.parametrize("command", ["validate", "income", "vp", "stats", "ingest", "replay", "selfplay"])
+def test_every_command_that_prints_results_has_one_format_option(db: Path, tmp_path: Path, command: str) -> None:
+    args = commands_with_results(db, tmp_path)[command]
+    help_text = run(*args[:1], "--help").output
+    assert "--format [table|csv|json]" in help_text
+    res = run(*args, "--format", "csv")
+    assert res.exit_code == 0, res.output
+    rows = list(csv.DictReader(io.StringIO(res.stdout)))
+    assert rows
+    # integers stay integers: counts, seats, levels and VP never come out as "12.0" (wins are split in ties)
+    whole = {"games", "bucket", "actions", "files", "stored", "players", "seat", "total", "round", "Player1"}
+    assert not any(v.endswith(".0") for row in rows for k, v in row.items() if k in whole and v), res.stdout
+    res = run(*args, "--format", "json")
+    assert res.exit_code == 0, res.output
+    text = res.stdout.strip()
+    records = json.loads(text) if text.startswith("[") else [json.loads(line) for line in text.splitlines()]
+    assert records
+
+
+def test_csv_and_json_keep_integers_even_with_gaps() -> None:
+    df = pd.DataFrame({"round": [1, 2], "Ann": [3.0, None], "rate": [0.5, 0.25]})
+    out = io.StringIO()
+    import contextlib
+
+    with contextlib.redirect_stdout(out):
+        emit(df, "json")
+    assert json.loads(out.getvalue()) == [{"round": 1, "Ann": 3, "rate": 0.5}, {"round": 2, "Ann": None, "rate": 0.25}]
+    assert '"Ann":3,' in out.getvalue()
+
+
+def test_income_json_has_integer_levels() -> None:
+    res = run("income", str(REAL), "--format", "json")
+    rows = json.loads(res.stdout)
+    assert all(isinstance(v, int) for row in rows for k, v in row.items() if k != "era")
+
+
+@pytest.mark.parametrize("columns", [60, 100, 160])
+def test_tables_fit_the_terminal_width(columns: int) -> None:
+    res = run("vp", str(REAL), "--by-era", env={"COLUMNS": str(columns)})
+    assert res.exit_code == 0
+    assert max(len(line) for line in res.stdout.splitlines()) <= columns
+
+
+def test_vp_table_has_sources_as_rows_and_players_as_columns() -> None:
+    res = run("vp", str(REAL), env={"COLUMNS": "200"})
+    header = next(line for line in res.stdout.splitlines() if line.startswith("┃"))
+    for name in ("Player1", "Player2"):
+        assert name in header
+    sources = [line.split("│")[1].strip() for line in res.stdout.splitlines() if line.startswith("│")]
+    assert sources[:2] == ["canal_links", "rail_links"] and sources[-1] == "total"
+    # Birmingham has no ports or shipyards, and no cash VP
+    assert not {"port", "shipyard", "cash"} & set(sources)
+    assert {"brewery", "pottery"} <= set(sources)
+
+
+def test_vp_table_of_lancashire_drops_breweries_and_potteries() -> None:
+    res = run("vp", str(LANCASHIRE), env={"COLUMNS": "200"})
+    sources = [line.split("│")[1].strip() for line in res.stdout.splitlines() if line.startswith("│")]
+    assert {"port", "shipyard", "cash"} <= set(sources)
+    assert not {"brewery", "pottery", "manufacturer"} & set(sources)
+
+
+def test_names_are_not_read_as_rich_markup(tmp_path: Path) -> None:
+    data = json.loads(REAL.read_text("utf-8"))
+    data["players"][0]["name"] = "[bold red]Ann[/]"
+    (tmp_path / "g.json").write_text(json.dumps(data), encoding="utf-8")
+    res = run("vp", str(tmp_path / "g.json"), env={"COLUMNS": "200"})
+    assert "[bold red]Ann[/]" in res.stdout
+
+
+def test_top_level_help_names_both_editions_and_why_replay_and_ingest() -> None:
+    text = " ".join(run("--help").output.split())
+    assert "Brass: Birmingham" in text and "Brass: Lancashire" in text
+    assert "ingest Import game logs into a DuckDB file, in parallel: the import command for collections" in text
+    assert "replay Import a few game logs in this process (ingest: whole collections, in parallel)" in text
