@@ -215,7 +215,8 @@ def bench_queries(big: Path, repeat: int) -> list[dict[str, Any]]:
 
     from click.testing import CliRunner
 
-    from brass_stats.analysis.cli import income_command, stats_command, vp_command
+    from brass_stats.analysis.cli import income_command, vp_command
+    from brass_stats.analysis.corpus_cli import stats_command
     from brass_stats.storage.corpus import open_corpus
 
     con = open_corpus(parquet=big)

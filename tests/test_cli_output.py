@@ -38,7 +38,7 @@ def commands_with_results(db: Path, tmp: Path) -> dict[str, list[str]]:
         "validate": ["validate", str(REAL)],
         "income": ["income", str(REAL)],
         "vp": ["vp", str(REAL)],
-        "stats": ["stats", "--db", str(db), "--by", "seat"],
+        "stats": ["stats", "--db", str(db), "--by", "seat", "--min-games", "1"],  # a few games: show every bucket
         "ingest": ["ingest", str(REAL), "--db", str(tmp / "i.duckdb"), "--workers", "1"],
         "replay": ["replay", str(REAL), "--db", str(tmp / "r.duckdb")],
         "selfplay": ["selfplay", "-n", "1", "-p", "2", "-b", "random", "--out", str(tmp / "sp"), "--overwrite"],

@@ -82,7 +82,8 @@ def replay_command(files: tuple[str, ...], db: Path, parquet: Path | None, fmt: 
 
 
 @click.command(
-    "ingest", short_help="Import game logs into a DuckDB file, in parallel: the import command for collections."
+    "ingest",
+    short_help="Import game logs into a DuckDB file or a Parquet dataset, in parallel (processes or a Dask cluster).",
 )
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), help="DuckDB file to import into.")
