@@ -139,7 +139,8 @@ def validate(
         if quiet and v.ok:
             return
         for line in rows.lines(v):
-            click.echo(line)
+            # readable lines quote names: control characters (a terminal escape) are shown, not obeyed
+            click.echo(printable(line, 20_000) if fmt == "table" else line)
 
     if show_progress:
         from rich.progress import Progress

@@ -66,14 +66,12 @@ def printable(text: str, most: int = 200) -> str:
 
 
 def integral_columns(df: pd.DataFrame) -> pd.DataFrame:
-    """Whole numbers that pandas holds as floats only because of a gap become nullable integers.
-
-    A float column without gaps was meant to be one (a win rate of 1.0 stays 1.0).
-    """
+    """Float columns that hold only whole numbers (and gaps) become nullable integers: pandas turns
+    integers into floats for a gap or an average; JSON and CSV readers see the same number."""
     out = df
     for col in df.columns:
         s = df[col]
-        if pd.api.types.is_float_dtype(s) and s.isna().any():
+        if pd.api.types.is_float_dtype(s):
             values = s.dropna()
             if len(values) and ((values % 1) == 0).all() and values.abs().max() < 2**53:
                 if out is df:

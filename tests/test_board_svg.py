@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from brass_stats.cli import main
-from brass_stats.engine.actions import Build, Network
+from brass_stats.engine.actions import Build, Network, Sell
 from brass_stats.log.format import GameLog
 from brass_stats.presentation.svg_board import board_svg, changes_of, geometry
 from brass_stats.replay import Replay, replay
@@ -182,3 +182,17 @@ def test_highlight_marks_a_built_tile(games: dict[str, Replay]) -> None:
     step = next(s for s in r.steps if isinstance(s.action, Build))
     built = next(e.detail["tile"] for e in step.effects if e.kind == "build")
     assert changes_of(step).placed == {built}
+
+
+def test_each_barrel_points_to_the_tile_sold_with_it(games: dict[str, Replay]) -> None:
+    # the real game's last action: three sales; the Shrewsbury merchant's barrel goes with the cotton mill
+    # sold to Shrewsbury, the farm brewery's barrels with the sales to Nottingham and Oxford
+    step = games["birmingham"].steps[-1]
+    assert isinstance(step.action, Sell)
+    flows = changes_of(step).flows
+    to_shrewsbury = [s.tile for s in step.action.sales if s.merchant == "shrewsbury"]
+    others = [s.tile for s in step.action.sales if s.merchant in ("nottingham", "oxford")]
+    assert len(to_shrewsbury) == 1 and len(others) == 2
+    assert ("merchant:shrewsbury", to_shrewsbury[0]) in flows
+    assert all(("farm_brewery_north:0", t) in flows for t in others)
+    assert not any(src == "merchant:shrewsbury" and dst in others for src, dst in flows)

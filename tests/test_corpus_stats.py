@@ -76,8 +76,10 @@ def test_two_dimensions_and_player_counts(seat0: Path) -> None:
     assert list(df["games"]) == [8, 8, 4, 4, 4]
 
 
-def test_stats_command_shows_percentages_and_counts(seat0: Path) -> None:
-    out = _run("stats", "--db", str(seat0), "--by", "seat", "--min-games", "1")
+def test_stats_command_shows_percentages_and_counts(seat0: Path, tmp_path: Path) -> None:
+    out = _run("stats", "--db", str(seat0), "--by", "seat", "--min-games", "1", "--plot", str(tmp_path / "w.svg"))
+    svg = (tmp_path / "w.svg").read_text()
+    assert "expected win rate" in svg and "win rate (95% Wilson interval)" in svg
     assert "player_games" in out and "100.0%" in out and "0.0%" in out
     rows = _json("stats", "--db", str(seat0), "--by", "seat", "--min-games", "1")
     assert [r["win_rate"] for r in rows] == [1.0, 0.0, 0.0]
@@ -193,7 +195,8 @@ def test_date_filters_keep_only_dated_games(mixed: Path) -> None:
         "--format",
         "csv",
     )
-    assert out.splitlines()[1].startswith("0,1,1,0,0,")
+    first = out.splitlines()[1].split(",")
+    assert first[0] == "0" and [float(v) for v in first[1:5]] == [1, 1, 0, 0]  # seat 0: one game, lost
 
 
 def test_edition_filter(mixed: Path) -> None:
@@ -292,7 +295,8 @@ def test_openings_win_rates_and_top(opened: Path) -> None:
     out = _run("openings", "--db", str(opened), "--actions", "1", "--min-games", "5")
     assert "all 2 bucket(s) have fewer than 5 player-games" in out
     out = _run("openings", "--db", str(opened), "--actions", "1", "--min-games", "1", "--format", "csv")
-    assert "card-" not in out and out.splitlines()[1].startswith("build coal_mine,4,4,3,0.75,")
+    first = out.splitlines()[1].split(",")
+    assert "card-" not in out and first[0] == "build coal_mine" and [float(v) for v in first[1:5]] == [4, 4, 3, 0.75]
 
 
 # -- curves and compare ----------------------------------------------------------------------------
@@ -352,7 +356,7 @@ def test_percentiles() -> None:
     assert describe_percentile(12.5) == "bottom 20%" and describe_percentile(100.0) == "top 10%"
 
 
-def test_compare_against_winners_of_same_player_count(curved: Path) -> None:
+def test_compare_against_winners_of_same_player_count(curved: Path, tmp_path: Path) -> None:
     con = _con(curved)
     cmp = compare_game(con, "g000", con, "income")
     assert cmp.attrs["corpus_games"] == 3  # the other 2-player games; the game itself is left out
@@ -361,8 +365,11 @@ def test_compare_against_winners_of_same_player_count(curved: Path) -> None:
     assert seat0.loc[1, "pct_of_winners"] == 0.0 and seat0.loc[1, "winners_median"] == 3.0
     # among all six players at round 1 (0, 0, 0, 2, 3, 4): 1 is above three
     assert seat0.loc[1, "pct_of_all"] == 50.0
-    out = _run("compare", "g000", "--db", str(curved), "--min-games", "1", "--round", "2")
+    out = _run(
+        "compare", "g000", "--db", str(curved), "--min-games", "1", "--round", "2", "--plot", str(tmp_path / "c.svg")
+    )
     assert "P0's income level after round 2 was 2: in the bottom 10% of winners" in out
+    assert "winners' median" in (tmp_path / "c.svg").read_text()  # the band is drawn and labelled
     too_few = _run("compare", "g000", "--db", str(curved))
     assert "only 3 other 2-player Birmingham games" in too_few
 
@@ -415,3 +422,15 @@ def test_parquet_corpus_gives_the_same_statistics(seat0: Path, tmp_path: Path) -
         "stats", "--parquet", str(tmp_path / "pq"), "--by", "player_count", "--by", "seat", "--min-games", "1"
     )
     assert from_pq == from_db and len(from_db) == 5
+
+
+def test_imported_server_games_mark_the_servers_bot_seats() -> None:
+    from conftest import convert_golden
+
+    from brass_stats.storage.tables import player_kinds
+
+    four = convert_golden("gm7vza-4p")  # seats 2 and 3 are the server's AI players (isAI in the record)
+    assert four.source is not None and four.source["bots"] == [None, None, four.players[2], four.players[3]]
+    assert player_kinds(four) == ["human", "human", "bot", "bot"]
+    two = convert_golden("wq9gs6-2p")  # two people: no bots field
+    assert two.source is not None and "bots" not in two.source and player_kinds(two) == ["human", "human"]

@@ -138,3 +138,19 @@ def test_log_command_on_an_illegal_game_exits_1(illegal: Path) -> None:
 def test_log_command_on_a_missing_file_says_so_in_one_line(tmp_path: Path) -> None:
     code, _, err = run("log", str(tmp_path / "nope.json"))
     assert code == 2 and err.startswith("error: ") and err.strip().count("\n") == 0
+
+
+def test_log_command_finds_a_game_in_a_database_by_id_prefix(tmp_path: Path) -> None:
+    import duckdb
+
+    from brass_stats.storage import ingest
+
+    db = tmp_path / "g.duckdb"
+    ingest([str(REAL_4P)], db, workers=1, progress=False)
+    con = duckdb.connect(str(db), read_only=True)
+    gid = con.execute("SELECT game_id FROM games").fetchone()[0]  # type: ignore[index]
+    con.close()
+    code, out, _ = run("log", gid[:6], "--db", str(db), "--format", "json")
+    assert code == 0 and len(json.loads(out)) == len(GameLog.load(REAL_4P).actions)
+    code, _, err = run("log", "ffffffffff", "--db", str(db))
+    assert code == 2 and "no game with id" in err

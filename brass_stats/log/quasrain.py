@@ -449,6 +449,19 @@ def _seat_names(record: Mapping[str, Any], players: int, record_name: str) -> tu
     return tuple(names)
 
 
+def _bot_seats(record: Mapping[str, Any], names: tuple[str, ...]) -> list[str | None] | None:
+    """``source.bots`` for the log: the nickname of each seat the server marks ``isAI``, None for people.
+
+    None when no seat says (older records); see docs/log-format.md section 4.
+    """
+    seats = record.get("seats")
+    if not isinstance(seats, list) or not any(isinstance(s, dict) and "isAI" in s for s in seats):
+        return None
+    return [
+        name if isinstance(s, dict) and s.get("isAI") is True else None for s, name in zip(seats, names, strict=True)
+    ]
+
+
 def _encodable(text: str) -> bool:
     """False for a string holding a lone UTF-16 surrogate (it cannot be written as UTF-8)."""
     try:
@@ -505,6 +518,9 @@ def convert(record: Any, setup: Any = None, record_name: str = "record", setup_n
         source["setup_checked"] = Path(setup_name).name
     if rebuilt.unknown:
         source["unknown"] = list(rebuilt.unknown)
+    bots = _bot_seats(record, names)
+    if bots is not None and any(bots):
+        source["bots"] = bots
     log = GameLog(players=names, chance=chance_from_reconstruction(rebuilt), result=result, source=source)
     policy = QuasrainPolicy()
     try:

@@ -97,7 +97,8 @@ class Changes:
     links: set[str] = field(default_factory=set)
     # where cubes and barrels came from: tile ref, "market:coal", "market:iron" or "merchant:<location>"
     taken: dict[str, dict[str, int]] = field(default_factory=dict)
-    target: str | None = None  # slot ref or link id the resources went to
+    # (source as in ``taken``, slot ref or link id it went to), for arrows
+    flows: set[tuple[str, str]] = field(default_factory=set)
 
     def __bool__(self) -> bool:
         return bool(self.placed or self.flipped or self.removed or self.links or self.taken)
@@ -107,7 +108,8 @@ def changes_of(step: Step) -> Changes:
     """The board changes recorded in a replay step's effects."""
     ch = Changes()
     action = step.action
-    merchant = next((s.merchant for s in getattr(action, "sales", ()) if s.beer and "merchant" in s.beer), None)
+    # the merchants whose barrels were drunk, in the order the sales drink them
+    merchants = iter([s.merchant for s in getattr(action, "sales", ()) for b in s.beer or () if b == "merchant"])
     for e in step.effects:
         d = e.detail
         if e.kind == "build":
@@ -125,20 +127,43 @@ def changes_of(step: Step) -> Changes:
             if src == "market":
                 src = f"market:{resource}"
             elif src == "merchant":
-                src = f"merchant:{merchant}"
+                src = f"merchant:{next(merchants, None)}"
             bucket = ch.taken.setdefault(src, {})
             bucket[resource] = bucket.get(resource, 0) + e.amount
     # a tile built over another one (overbuilding) is new, not removed
     for ref in ch.placed:
         ch.removed.pop(ref, None)
-    if ch.placed:
-        ch.target = sorted(ch.placed)[0]
-    elif ch.links:
-        ch.target = sorted(ch.links)[0]
-    else:
-        sold = [s.tile for s in getattr(action, "sales", ())]
-        ch.target = sold[0] if sold else None
+    ch.flows = _flows(step)
     return ch
+
+
+def _source_key(src: str, resource: str, merchant: str | None) -> str:
+    if src == "market":
+        return f"market:{resource}"
+    if src == "merchant":
+        return f"merchant:{merchant}"
+    return src
+
+
+def _flows(step: Step) -> set[tuple[str, str]]:
+    """Where each cube or barrel went: the built tile, the link it paid for, or the tile sold with it."""
+    action = step.action
+    flows: set[tuple[str, str]] = set()
+    sales = getattr(action, "sales", None)
+    if sales is not None:
+        for sale in sales:
+            for b in sale.beer or ():
+                flows.add((_source_key(b, "beer", sale.merchant), sale.tile))
+        return flows
+    target: str | None = None
+    for e in step.effects:
+        if e.kind in ("build", "link"):
+            target = e.detail.get("tile") or e.detail.get("link")
+        elif e.kind in ("coal_used", "iron_used", "beer_used") and e.cause in ("build", "network"):
+            flows.add((_source_key(e.detail.get("source", ""), e.kind.split("_")[0], None), target or ""))
+    built = next((e.detail["tile"] for e in step.effects if e.kind == "build"), None)
+    # a build pays for coal and iron before the tile is placed: those go to the built tile
+    return {(src, built if not dst and built else dst) for src, dst in flows if (dst or built)}
 
 
 # -- geometry ---------------------------------------------------------------------------
@@ -197,18 +222,18 @@ def _resource_marks(x: float, y: float, tile: Tile, light: bool) -> str:
     colour = RESOURCE_COLOUR[res]
     stroke = ' stroke="#fff" stroke-width="1"' if light else ""
     n = tile.resources
-    size, step = (5, 6) if n <= 7 else (3, 4)
+    size, step = (7, 8) if n <= 5 else (5, 6) if n <= 7 else (3, 4)
     start = x + (SLOT - (n * step - 1)) / 2
     out = []
     for i in range(n):
         cx = start + i * step
         if res == "beer":
             out.append(
-                f'<circle cx="{_f(cx + size / 2)}" cy="{_f(y + 38.5)}" r="{size / 2 + 0.3:.1f}" '
+                f'<circle cx="{_f(cx + size / 2)}" cy="{_f(y + 35 + size / 2)}" r="{size / 2 + 0.3:.1f}" '
                 f'fill="{colour}"{stroke}/>'
             )
         else:
-            out.append(f'<rect x="{_f(cx)}" y="{_f(y + 36)}" width="{size}" height="{size}" fill="{colour}"{stroke}/>')
+            out.append(f'<rect x="{_f(cx)}" y="{_f(y + 35)}" width="{size}" height="{size}" fill="{colour}"{stroke}/>')
     return "".join(out)
 
 
@@ -239,7 +264,7 @@ def _slot_svg(rules: RulesData, geo: Geometry, ref: str, tile: Tile | None, name
         f'<rect x="{_f(x + 1.5)}" y="{_f(y + 1.5)}" width="{SLOT - 3}" height="{SLOT - 3}" rx="3" fill="{fill}" '
         f'stroke="{colour}" stroke-width="3"/>'
         f'<text class="ind" x="{mx}" y="{_f(y + 18)}"{inv}>{INDUSTRY_LETTER[tile.industry]}</text>'
-        f'<text class="lvl" x="{mx}" y="{_f(y + 32)}"{inv}>{roman(tile.level)}</text>'
+        f'<text class="lvl" x="{mx}" y="{_f(y + 31)}"{inv}>{roman(tile.level)}</text>'
         f"{_resource_marks(x, y, tile, tile.flipped)}</g>"
     )
 
@@ -567,11 +592,6 @@ def _over(state: GameState, rules: RulesData, geo: Geometry, changes: Changes) -
             f'<path d="M{_f(x + 6)} {_f(y + 6)}L{_f(x + SLOT - 6)} {_f(y + SLOT - 6)}M{_f(x + SLOT - 6)} {_f(y + 6)}'
             f'L{_f(x + 6)} {_f(y + SLOT - 6)}" stroke="{REMOVED}" stroke-width="2" stroke-opacity="0.7"/></g>'
         )
-    target = None
-    if changes.target in rules.slots:
-        target = geo.slot_centre(rules, changes.target)  # type: ignore[arg-type]
-    elif changes.target in rules.links:
-        target = geo.link_mid(rules, changes.target)  # type: ignore[arg-type]
     players = len(state.players)
     pt: tuple[float, float]
     for src, used in sorted(changes.taken.items()):
@@ -593,17 +613,27 @@ def _over(state: GameState, rules: RulesData, geo: Geometry, changes: Changes) -
                 continue
             pt = geo.centres[loc]
             r = 42
+            label_y = pt[1] - r - 6  # above: the bonus is written below a merchant
         elif src in rules.slots:
             pt = geo.slot_centre(rules, src)
             r = 34
+            label_y = pt[1] + r + 14  # below: the town's name is above
         else:
             continue
         out.append(
             f'<circle cx="{_f(pt[0])}" cy="{_f(pt[1])}" r="{r}" fill="none" stroke="{SOURCE}" stroke-width="3" '
             f'stroke-dasharray="6 3"/>'
-            f'<text class="hl mid" x="{_f(pt[0])}" y="{_f(pt[1] + r + 14)}" style="fill:{SOURCE}">{esc(label)}</text>'
+            f'<text class="hl mid" x="{_f(pt[0])}" y="{_f(label_y)}" style="fill:{SOURCE}">{esc(label)}</text>'
         )
-        if target is not None and (abs(target[0] - pt[0]) + abs(target[1] - pt[1])) > 60:
+        for dst in sorted(d for s, d in changes.flows if s == src):
+            if dst in rules.slots:
+                target = geo.slot_centre(rules, dst)
+            elif dst in rules.links:
+                target = geo.link_mid(rules, dst)
+            else:
+                continue
+            if abs(target[0] - pt[0]) + abs(target[1] - pt[1]) <= 60:
+                continue
             out.append(
                 f'<line x1="{_f(pt[0])}" y1="{_f(pt[1])}" x2="{_f(target[0])}" y2="{_f(target[1])}" stroke="{SOURCE}" '
                 f'stroke-width="3" stroke-dasharray="8 5" marker-end="url(#bs-arrow)"/>'
