@@ -56,8 +56,8 @@ def _log_file_from_db(game: str, db: CorpusRef) -> Path:
     if len(rows) > 1:
         fail(f"{game!r} matches {len(rows)} games in {db}; give more of the id")
     source = rows[0][1]
-    # the path as stored (relative to where ingest ran), else relative to the database's folder
-    for candidate in (Path(source), db.parent / source) if source else ():
+    # the path as stored (relative to where ingest ran), else relative to the store's folder
+    for candidate in (Path(source), Path(str(db)).parent / source) if source else ():
         if candidate.exists():
             return candidate
     fail(f"game {rows[0][0]} in {db}: its log file {source!r} is not available to replay")

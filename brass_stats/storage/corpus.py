@@ -20,6 +20,7 @@ other) and passes a :class:`CorpusRef` as ``corpus``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
 from collections.abc import Callable
@@ -56,16 +57,22 @@ def open_corpus(db: str | Path | None = None, parquet: str | Path | None = None)
         if not Path(db).is_file():
             raise CorpusError(f"database {db} does not exist")
         con = connect_db(db)
-        con.execute("SET enable_progress_bar = false")
+        _no_progress_bar(con)
         return con
     assert parquet is not None
     root = Path(parquet)
     if not root.is_dir():
         raise CorpusError(f"Parquet dataset {root} does not exist")
     con = duckdb.connect(":memory:")
-    con.execute("SET enable_progress_bar = false")  # a long scan must not draw on the command's output
+    _no_progress_bar(con)
     attach_parquet(con, root)
     return con
+
+
+def _no_progress_bar(con: duckdb.DuckDBPyConnection) -> None:
+    """A long scan must not draw DuckDB's progress bar over a command's output (Jupyter may refuse the setting)."""
+    with contextlib.suppress(duckdb.Error):
+        con.execute("SET enable_progress_bar = false")
 
 
 def _sql_str(p: str | Path) -> str:

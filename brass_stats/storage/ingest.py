@@ -679,7 +679,7 @@ def merge_commits(writer: DatasetWriter, batches: list[str]) -> None:
     """Merge the files of the given commits into one file per table and partition (one commit superseding them)."""
     import duckdb
 
-    from .corpus import attach_parquet
+    from .corpus import _no_progress_bar, attach_parquet
     from .dataset import read_commits, write_version
 
     wanted = set(batches)
@@ -688,7 +688,7 @@ def merge_commits(writer: DatasetWriter, batches: list[str]) -> None:
     # sorting by game spills to disk past this: the importing process's memory stays bounded
     con.execute("SET memory_limit = '1GB'")
     con.execute(f"SET temp_directory = '{_sql_str(str(writer.root / '_tmp'))[1:-1]}'")
-    con.execute("SET enable_progress_bar = false")
+    _no_progress_bar(con)
     try:
         attach_parquet(con, writer.root, only=commits)
         write_version(writer, con, [*SCHEMAS, "failures"], base=False, supersedes=[c.batch for c in commits])
