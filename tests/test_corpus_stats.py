@@ -434,3 +434,50 @@ def test_imported_server_games_mark_the_servers_bot_seats() -> None:
     assert player_kinds(four) == ["human", "human", "bot", "bot"]
     two = convert_golden("wq9gs6-2p")  # two people: no bots field
     assert two.source is not None and "bots" not in two.source and player_kinds(two) == ["human", "human"]
+
+
+# -- the distribution published in docs/statistics.md ------------------------------------------------
+
+
+def _doc_table(heading: str) -> list[list[str]]:
+    """The rows of the first Markdown table whose header starts with ``| heading |`` in docs/statistics.md."""
+    lines = (Path(__file__).parents[1] / "docs" / "statistics.md").read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"| {heading} |"))
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        rows.append([c.strip() for c in line.strip("|").split("|")])
+    return rows
+
+
+def test_the_documented_strategy_distribution_is_the_sample_corpus(tmp_path: Path) -> None:
+    from brass_stats.analysis.cli import sample_games_dir
+    from brass_stats.storage import ingest
+
+    db = tmp_path / "sample.duckdb"
+    assert ingest([str(sample_games_dir())], db, workers=1, progress=False).exit_status == 0
+    con = _con(db)
+    by_edition = (
+        strategies(con)
+        .merge(con.execute("SELECT game_id, edition FROM games").df())
+        .groupby(["strategy", "edition"])
+        .size()
+        .to_dict()
+    )
+    wins = stats_by(con, "strategy").set_index("strategy")
+    for name, birmingham, lancashire, total, rate, expected in _doc_table("strategy"):
+        assert by_edition.get((name, "birmingham"), 0) == int(birmingham), name
+        assert by_edition.get((name, "lancashire"), 0) == int(lancashire), name
+        row = wins.loc[name]
+        assert row["player_games"] == int(total), name
+        # as the stats table prints it: "48.3% (35.9-60.8%)"
+        shown = f"{100 * row['win_rate']:.1f}% ({100 * row['ci_low']:.1f}-{100 * row['ci_high']:.1f}%)"
+        assert shown == rate, name
+        assert f"{100 * row['expected_win_rate']:.1f}%" == expected, name
+    era = stats_by(con, "era_focus").set_index("era_focus")
+    for name, total, rate, expected in _doc_table("era focus"):
+        assert era.loc[name, "player_games"] == int(total) and rate.startswith(
+            f"{100 * era.loc[name, 'win_rate']:.1f}%"
+        )
+        assert f"{100 * era.loc[name, 'expected_win_rate']:.1f}%" == expected

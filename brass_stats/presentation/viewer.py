@@ -7,7 +7,8 @@ network and no server. ``#action=N`` opens the state after action N (``-1``: the
 
 >>> from brass_stats.log.format import GameLog
 >>> from brass_stats.replay import replay
->>> page = viewer_html(replay(GameLog.load("replays/real/wq9gs6-2p.json")))
+>>> from brass_stats import SAMPLES
+>>> page = viewer_html(replay(GameLog.load(SAMPLES / "real" / "wq9gs6-2p.json")))
 >>> page.startswith("<!doctype html>") and "http://" not in page.replace("http://www.w3.org", "")
 True
 """

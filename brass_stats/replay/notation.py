@@ -2,7 +2,8 @@
 
 >>> from brass_stats.log.format import GameLog
 >>> from brass_stats.replay import replay
->>> r = replay(GameLog.load("replays/real/gm7vza-4p.json"))
+>>> from brass_stats import SAMPLES
+>>> r = replay(GameLog.load(SAMPLES / "real" / "gm7vza-4p.json"))
 >>> print(move_list(r)[2].text)
 Player1 takes a £30 loan (card Coventry; −3 income levels)
 >>> print(move_list(r)[14].text)
