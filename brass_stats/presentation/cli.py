@@ -15,11 +15,10 @@ from ..errors import BrassError
 from ..log.format import GameLog
 from ..output import format_option
 from ..replay import Replay
+from ..storage.corpus import CorpusRef, connect_or_exit, corpus_options
 
-GAME_HELP = "GAME is a game-log file, or a game id (or unique id prefix) in the database given with --db."
-DB = click.option(
-    "--db", type=click.Path(dir_okay=False, path_type=Path), help="DuckDB file to look GAME up in (by game id)."
-)
+GAME_HELP = "GAME is a game-log file, or a game id (or unique id prefix) in the store given with --db or --parquet."
+DB = corpus_options(what="the games to look GAME up in (by game id)")
 
 
 def fail(message: str, status: int = 2) -> None:
@@ -27,13 +26,13 @@ def fail(message: str, status: int = 2) -> None:
     sys.exit(status)
 
 
-def load_replay(game: str, db: Path | None) -> Replay:
+def load_replay(game: str, db: CorpusRef | None) -> Replay:
     """Replay GAME (legal or not: an illegal action stops the replay and is kept in ``error``)."""
     path = Path(game)
     try:
         if path.suffix == ".json" or path.exists() or db is None:
             if not path.exists():
-                fail(f"{game}: no such file" + ("" if db else " (give --db to look it up as a game id)"))
+                fail(f"{game}: no such file" + ("" if db else " (give --db or --parquet to look it up as a game id)"))
             log = GameLog.load(path)
         else:
             log = GameLog.load(_log_file_from_db(game, db))
@@ -43,15 +42,12 @@ def load_replay(game: str, db: Path | None) -> Replay:
         raise  # unreachable: fail() exits
 
 
-def _log_file_from_db(game: str, db: Path) -> Path:
-    import duckdb
-
-    if not db.exists():
-        fail(f"database {db} does not exist")
-    con = duckdb.connect(str(db), read_only=True)
+def _log_file_from_db(game: str, db: CorpusRef) -> Path:
+    con = connect_or_exit(db)
     try:
+        # a literal prefix: '%' and '_' in what the user typed are not wildcards
         rows = con.execute(
-            "SELECT game_id, source_file FROM games WHERE game_id LIKE ? ORDER BY game_id", [game + "%"]
+            "SELECT game_id, source_file FROM games WHERE starts_with(game_id, ?) ORDER BY game_id", [game]
         ).fetchall()
     finally:
         con.close()
@@ -60,8 +56,8 @@ def _log_file_from_db(game: str, db: Path) -> Path:
     if len(rows) > 1:
         fail(f"{game!r} matches {len(rows)} games in {db}; give more of the id")
     source = rows[0][1]
-    # the path as stored (relative to where ingest ran), else relative to the database's folder
-    for candidate in (Path(source), db.parent / source) if source else ():
+    # the path as stored (relative to where ingest ran), else relative to the store's folder
+    for candidate in (Path(source), Path(str(db)).parent / source) if source else ():
         if candidate.exists():
             return candidate
     fail(f"game {rows[0][0]} in {db}: its log file {source!r} is not available to replay")
@@ -79,11 +75,11 @@ def _log_file_from_db(game: str, db: Path) -> Path:
     help="Draw the board after this action index (-1: the setup; default: the end of the game).",
 )
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="board.svg or board.png")
-def board_command(game: str, db: Path | None, at: int | None, out: Path) -> None:
+def board_command(game: str, corpus: CorpusRef | None, at: int | None, out: Path) -> None:
     """Draw the board of GAME after any action, as SVG (or PNG), for either edition."""
     from .svg_board import board_svg, geometry
 
-    r = load_replay(game, db)
+    r = load_replay(game, corpus)
     last = len(r.steps) - 1
     if at is None:
         at = last
@@ -141,12 +137,12 @@ def _atomic_write(out: Path, data: bytes) -> None:
 @click.argument("game")
 @DB
 @format_option()
-def log_command(game: str, db: Path | None, fmt: str) -> None:
+def log_command(game: str, corpus: CorpusRef | None, fmt: str) -> None:
     """Print the whole game as a numbered move list in readable notation."""
     from ..output import emit
     from ..replay.notation import move_list
 
-    r = load_replay(game, db)
+    r = load_replay(game, corpus)
     moves = move_list(r)
     df = pd.DataFrame(
         {
@@ -194,11 +190,11 @@ def _move_table(df: pd.DataFrame) -> None:
 @DB
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="game.html")
 @click.option("--at", "at", type=int, default=None, help="Action the page opens at (default: the end).")
-def view_command(game: str, db: Path | None, out: Path, at: int | None) -> None:
+def view_command(game: str, corpus: CorpusRef | None, out: Path, at: int | None) -> None:
     """Write a self-contained HTML replay viewer of GAME (board, moves, players, charts; no server)."""
     from .viewer import write_viewer
 
-    r = load_replay(game, db)
+    r = load_replay(game, corpus)
     write_viewer(r, out, start=at)
     size = out.stat().st_size
     note = f"; stops at illegal action {r.error.index} [{r.error.rule}]" if r.error is not None else ""
