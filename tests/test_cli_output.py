@@ -119,5 +119,5 @@ def test_names_are_not_read_as_rich_markup(tmp_path: Path) -> None:
 def test_top_level_help_names_both_editions_and_why_replay_and_ingest() -> None:
     text = " ".join(run("--help").output.split())
     assert "Brass: Birmingham" in text and "Brass: Lancashire" in text
-    assert "ingest Import game logs into a DuckDB file, in parallel: the import command for collections" in text
+    assert "ingest Import game logs into a DuckDB file or a Parquet dataset, in parallel" in text
     assert "replay Import a few game logs in this process (ingest: whole collections, in parallel)" in text

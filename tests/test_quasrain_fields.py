@@ -155,3 +155,12 @@ def test_build_iron_still_comes_from_the_first_works_holding_the_whole_need() ->
     build = Build(0, "loc:birmingham", "manufacturer", "birmingham")
     _, done = apply_action(state, build, QuasrainPolicy())
     assert isinstance(done, Build) and done.iron == ("dudley:1", "dudley:1")
+
+
+def test_bonus_develop_without_a_gloucester_barrel_is_refused_not_dropped() -> None:
+    record = _record()
+    i = _first(record, lambda a: a["type"] == "sell" and all(s["merchant"] != "gloucester" for s in a["sales"]))
+    record["actions"][i]["action"]["bonusDevelop"] = "coal"
+    with pytest.raises(ConversionError) as e:
+        convert(record, None, "r.json")
+    assert e.value.seq == i and e.value.field == "bonusDevelop"

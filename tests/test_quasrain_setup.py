@@ -286,3 +286,18 @@ def test_card_not_in_the_derived_hand_is_reported() -> None:
     with pytest.raises(ConversionError) as e:
         convert(record, None, "r.json")
     assert e.value.seq == 0 and e.value.field == "cardId" and other in str(e.value)
+
+
+@pytest.mark.parametrize("name", sorted(PUBLISHED))
+def test_golden_record_alone_replays_to_the_setup_files_rail_era_economy(name: str) -> None:
+    """The rest of railEraStart (not chance outcomes): the replay of the record alone reaches it.
+    Its VP predates the server's merchant-link fix (docs/rules-decisions.md), so VP is checked
+    against the published canal scores in the test above instead."""
+    _, setup = _raw(name)
+    rail = setup["railEraStart"]
+    start = replay(convert_files(GOLDEN / f"{name}.record.json")).checkpoints["rail_era_start"]
+    assert (start.coal_market, start.iron_market) == (rail["coalMarketCubes"], rail["ironMarketCubes"])
+    assert [p.money for p in start.players] == rail["money"]
+    assert [p.income_space for p in start.players] == rail["incomeSpace"]
+    assert [start.income_level(p.seat) for p in start.players] == rail["incomeLevel"]
+    assert (start.era, start.round) == (rail["era"], rail["round"])

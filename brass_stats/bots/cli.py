@@ -45,6 +45,11 @@ def _bot_list(ctx: click.Context, param: click.Parameter, value: str) -> list[st
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--edition", type=click.Choice(["birmingham", "lancashire"]), default="birmingham", show_default=True)
 @click.option("--overwrite", is_flag=True, help="Replace game files that already exist (otherwise: refuse).")
+@click.option(
+    "--cluster",
+    metavar="local[:N]|tcp://HOST:PORT",
+    help="Play on Dask workers (a LocalCluster of N processes, or a running scheduler); same files as locally.",
+)
 @format_option()
 def selfplay_command(
     games: int,
@@ -57,6 +62,7 @@ def selfplay_command(
     quiet: bool,
     edition: str,
     overwrite: bool,
+    cluster: str | None,
     fmt: str,
 ) -> None:
     """Play seeded bot games and write one game log per game into OUT.
@@ -81,6 +87,7 @@ def selfplay_command(
             skip_errors=skip_errors,
             edition=edition,
             overwrite=overwrite,
+            cluster=cluster,
         )
     except SelfPlayError as e:
         click.echo(f"error: {e}", err=True)

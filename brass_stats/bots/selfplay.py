@@ -96,11 +96,18 @@ class SelfPlayError(RuntimeError):
 
 def _write_game(out_dir: str, seed: int, index: int, bots: tuple[str, ...], edition: str = "birmingham") -> str | None:
     """Play and save one game; returns None on success, else the error (raised again by :func:`generate`)."""
+    path = game_path(out_dir, seed, index, len(bots), edition)
+    tmp = path.with_name(f".{path.name}.tmp")  # a killed run never leaves a half-written game file
     try:
-        play_selfplay_game(seed, index, bots, edition).save(game_path(out_dir, seed, index, len(bots), edition))
+        play_selfplay_game(seed, index, bots, edition).save(tmp)
+        os.replace(tmp, path)
     except Exception as e:  # reported with the game's identity by generate()
         return f"game {index} (game seed {game_seed(seed, index)}, seats {', '.join(bots)}): {type(e).__name__}: {e}"
     return None
+
+
+def _write_indexed(out_dir: str, seed: int, index: int, bots: tuple[str, ...], edition: str) -> tuple[int, str | None]:
+    return index, _write_game(out_dir, seed, index, bots, edition)
 
 
 def generate(
@@ -114,6 +121,7 @@ def generate(
     skip_errors: bool = False,
     edition: str = "birmingham",
     overwrite: bool = False,
+    cluster: str | None = None,
 ) -> list[Path]:
     """Play ``n_games`` seeded games and write one log each into ``out_dir``; returns the paths in game order.
 
@@ -122,7 +130,9 @@ def generate(
     played to the end raises :class:`SelfPlayError` once the others are done,
     or, with ``skip_errors``, is left out of the corpus (and of the returned
     paths) with a :class:`RuntimeWarning`. Files that already exist raise :class:`FileExistsError`
-    before any game is played, unless ``overwrite``.
+    before any game is played, unless ``overwrite``. With ``cluster`` (``local[:N]`` or a Dask scheduler
+    address, see :mod:`brass_stats.storage.cluster`) the games are played on the cluster's workers, which
+    write the same files (``out_dir`` must be a folder they all see).
     """
     if n_games < 0:
         raise ValueError("n_games must be >= 0")
@@ -139,7 +149,20 @@ def generate(
     workers = workers or os.cpu_count() or 1
     errors: dict[int, str] = {}
     description = f"{players}-player games ({', '.join(seats)})"
-    if workers == 1 or n_games <= 1:
+    if cluster is not None:
+        from ..storage.cluster import Cluster
+
+        dask = Cluster(cluster)
+        try:
+            calls = ((str(out), seed, i, seats, edition) for i in range(n_games))
+            with _Progress(progress, description, n_games) as bar:
+                for i, err in dask.imap(_write_indexed, calls):
+                    if err is not None:
+                        errors[i] = err
+                    bar.advance()
+        finally:
+            dask.close()
+    elif workers == 1 or n_games <= 1:
         with _Progress(progress, description, n_games) as bar:
             for i in range(n_games):
                 if (err := _write_game(str(out), seed, i, seats, edition)) is not None:

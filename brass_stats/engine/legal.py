@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import fields
 from typing import Any, TypeVar
 
 from ..errors import IllegalAction
@@ -121,7 +121,21 @@ def legal_actions(state: GameState, types: Sequence[str] | None = None) -> list[
                     out.append(done)
         if kind == "build":
             out.extend(_double_action_builds(state))
-    return _dedupe(out)
+    return _one_order(_dedupe(out))
+
+
+def _one_order(actions: list[Action]) -> list[Action]:
+    """Two rail links placed in either order lead to the same board: keep the first legal order listed."""
+    seen: set[tuple[int, str, frozenset[str]]] = set()
+    out = []
+    for a in actions:
+        if isinstance(a, Network) and len(a.links) == 2:
+            key = (a.player, a.card, frozenset(a.links))
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(a)
+    return out
 
 
 # Action types whose legality cannot depend on which card is discarded (any card will do).
@@ -132,19 +146,27 @@ def _card_blind(state: GameState, acts: list[Action]) -> list[Action]:
     """Check each action once per card-free skeleton, then offer it with every card (or card set)."""
     groups: dict[Action, list[Action]] = {}
     for a in acts:
-        key = replace(a, discards=()) if isinstance(a, Scout) else replace(a, card="")  # type: ignore[call-arg]
-        groups.setdefault(key, []).append(a)
+        groups.setdefault(_with_card(a, ""), []).append(a)
     out: list[Action] = []
     for variants in groups.values():
         done = try_action(state, variants[0])
         if done is None:
             continue
-        for a in variants:
-            if isinstance(a, Scout):
-                out.append(replace(done, discards=a.discards))  # type: ignore[call-arg]
-            else:
-                out.append(replace(done, card=a.cards[0]))  # type: ignore[call-arg]
+        out.extend(_with_card(done, a.discards if isinstance(a, Scout) else a.cards[0]) for a in variants)
     return out
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _with_card(a: Action, card: str | tuple[str, ...]) -> Action:
+    """``a`` with another card (a Scout: other discards); ``dataclasses.replace`` without its overhead."""
+    names = _FIELDS.get(type(a))
+    if names is None:
+        names = _FIELDS[type(a)] = tuple(f.name for f in fields(a))
+    which = "discards" if isinstance(a, Scout) else "card"
+    values: list[Any] = [card if n == which else getattr(a, n) for n in names]
+    return type(a)(*values)
 
 
 def legal_actions_by_type(state: GameState) -> dict[str, list[Action]]:
@@ -177,18 +199,20 @@ def _shortfall_actions(state: GameState, seat: int) -> Iterator[Action]:
         yield Shortfall(seat, tuple(own))
         return
 
-    def extend(chosen: list[str], start: int, total: int) -> Iterator[Action]:
+    def extend(chosen: list[str], start: int, total: int, most: int) -> Iterator[Action]:
+        # a set is legal when it covers the debt and still falls short without its most valuable tile
+        # (removed last); sets are visited in board order, a set before its supersets
         for i in range(start, len(own)):
             ref = own[i]
-            now = total + value[ref]
+            now, top = total + value[ref], max(most, value[ref])
+            if now - top >= owed:
+                continue  # covered before its last tile, whatever the order: so are its supersets
             if now >= owed:
-                if now - max(value[r] for r in (*chosen, ref)) < owed:
-                    order = sorted((*chosen, ref), key=lambda r: value[r])
-                    yield Shortfall(seat, tuple(order))
-            else:
-                yield from extend([*chosen, ref], i + 1, now)
+                order = sorted((*chosen, ref), key=lambda r: value[r])
+                yield Shortfall(seat, tuple(order))
+            yield from extend([*chosen, ref], i + 1, now, top)
 
-    yield from extend([], 0, 0)
+    yield from extend([], 0, 0, 0)
 
 
 # -- build ---------------------------------------------------------------------
@@ -283,14 +307,22 @@ def _network_candidates(state: GameState, seat: int, cards: list[str]) -> Iterat
             yield Network(seat, card, (lid,))
     if state.era != "rail" or p.money < 15:
         return
-    pairs = []
+    # both orders: the second link must touch the network with the first in place, and its ends are
+    # where the beer comes from; legal_actions keeps one legal order per pair
+    pairs: list[tuple[str, str]] = []
+    net = network(state, seat)
+    links = state.rules.links
     for first in singles:
-        after = state.copy()
-        after.links[first] = seat
-        after.touch_board()
-        for second in _placeable_links(after, seat):
-            if second != first and (second, first) not in pairs:
-                pairs.append((first, second))
+        # with the first link placed, the network also holds its ends (and the player has pieces)
+        reach = net.union(links[first].connects)
+        pairs.extend(
+            (first, lid)
+            for lid, link in links.items()
+            if lid != first
+            and lid not in state.links
+            and link.allowed_in(state.era)
+            and any(x in reach for x in link.connects)
+        )
     for card in cards:
         for pair in pairs:
             yield Network(seat, card, pair)

@@ -36,14 +36,14 @@ def spend(state: GameState, seat: int, amount: int, cause: str, what: str | None
 
 def take_resource(state: GameState, ref: str, cause: str) -> None:
     """Remove one cube/barrel from a tile; flip it and raise its owner's income when it empties."""
-    t = state.tiles[ref]
+    t = state.tiles[ref] = state.tiles[ref].copy()  # tiles are shared between copies of a state
     t.resources -= 1
     if t.resources == 0:
         flip(state, ref, cause)
 
 
 def flip(state: GameState, ref: str, cause: str) -> None:
-    t = state.tiles[ref]
+    t = state.tiles[ref] = state.tiles[ref].copy()  # tiles are shared between copies of a state
     t.flipped = True
     info = state.level_info(t)
     moved = state.advance_income(t.owner, info.income_spaces)

@@ -9,11 +9,20 @@ from .state import GameState
 
 def location_link_value(state: GameState, loc: str) -> int:
     """Link icons at a location: printed on merchants, on flipped tiles (any owner) in towns."""
-    printed = state.rules.locations[loc].printed_link_vp
-    flipped = sum(
-        state.level_info(t).link_vp for ref, t in state.tiles.items() if t.flipped and ref.split(":", 1)[0] == loc
-    )
-    return printed + flipped
+    return state.rules.locations[loc].printed_link_vp + _flipped_link_icons(state).get(loc, 0)
+
+
+def _flipped_link_icons(state: GameState) -> dict[str, int]:
+    """Link icons of flipped tiles per location, cached per board version (a flip changes the board)."""
+    icons: dict[str, int] | None = state.cache.get(("icons",))
+    if icons is None:
+        icons = {}
+        for ref, t in state.tiles.items():
+            if t.flipped:
+                loc = ref.split(":", 1)[0]
+                icons[loc] = icons.get(loc, 0) + state.level_info(t).link_vp
+        state.cache[("icons",)] = icons
+    return icons
 
 
 def link_vp(state: GameState, link_id: str) -> int:

@@ -7,7 +7,6 @@ Derived facts (who is connected to what) are cached per board version in
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +22,11 @@ def _short(name: str, limit: int = 40) -> str:
 
 
 class Tile:
-    """An industry tile on the board."""
+    """An industry tile on the board.
+
+    A tile may be shared by several states (see :meth:`GameState.copy`): the engine changes one by
+    putting a changed copy in its place (``state.tiles[ref] = t = state.tiles[ref].copy()``).
+    """
 
     __slots__ = ("owner", "industry", "level", "flipped", "resources")
 
@@ -242,13 +245,18 @@ class GameState:
         self.cache.clear()
 
     def copy(self) -> GameState:
-        """A deep copy fit for look-ahead (shares the immutable rules data)."""
-        new = copy.copy(self)
+        """A copy fit for look-ahead: changing it never changes this state (shares the immutable rules data).
+
+        The tiles themselves are shared: the engine never changes a :class:`Tile` in place but
+        replaces it with a changed copy (copy on write), so only the dict is copied here.
+        """
+        new = GameState.__new__(GameState)
+        new.__dict__.update(self.__dict__)
         new.players = [p.copy() for p in self.players]
         new.turn_order = list(self.turn_order)
         new.deck = list(self.deck)
         new.wild = dict(self.wild)
-        new.tiles = {k: t.copy() for k, t in self.tiles.items()}
+        new.tiles = dict(self.tiles)
         new.links = dict(self.links)
         new.merchant_spaces = [
             MerchantSpace(m.location, m.index, m.face, m.accepts, m.beer) for m in self.merchant_spaces

@@ -340,9 +340,12 @@ def map_action(entry: Mapping[str, Any], record: str, policy: QuasrainPolicy, in
             policy.merchant_beer[tile] = use_merchant
             beer, space = m.beer_sources(s)
             this_bonus = None
-            if bonus_ind is not None and use_merchant and merchant == "gloucester":
+            drinks_merchant = use_merchant or (beer is not None and MERCHANT in beer)
+            if bonus_ind is not None and drinks_merchant and merchant == "gloucester":
                 this_bonus, bonus_ind = bonus_ind, None
             sales.append(Sale(tile, merchant, space, beer, this_bonus))
+        if bonus_ind is not None:  # dropping it would silently change the game
+            raise m.fail("bonusDevelop", "no sale in this action drinks a Gloucester merchant's barrel")
         return Sell(player, m.card(m.get(a, "cardId")), tuple(sales))
     if kind == "loan":
         return Loan(player, m.card(m.get(a, "cardId")))

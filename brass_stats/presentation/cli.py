@@ -16,13 +16,10 @@ from ..errors import BrassError
 from ..log.format import GameLog
 from ..output import format_option
 from ..replay import Replay
+from ..storage.corpus import CorpusRef, connect_or_exit, corpus_options
 from ..storage.lookup import GAME_HELP, GameNotFound, resolve_game
 
-DB = click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="DuckDB file to look GAME up in (see below).",
-)
+DB = corpus_options(what="the games to look GAME up in")
 
 
 def fail(message: str, status: int = 2) -> None:
@@ -30,13 +27,13 @@ def fail(message: str, status: int = 2) -> None:
     sys.exit(status)
 
 
-def load_replay(game: str, db: Path | None) -> Replay:
+def load_replay(game: str, db: CorpusRef | None) -> Replay:
     """Replay GAME (legal or not: an illegal action stops the replay and is kept in ``error``)."""
     path = Path(game)
     try:
         if path.exists() or db is None:  # otherwise a stored game, by id, source game id or file name
             if not path.exists():
-                fail(f"{game}: no such file" + ("" if db else " (give --db to look it up as a game id)"))
+                fail(f"{game}: no such file" + ("" if db else " (give --db or --parquet to look it up as a game id)"))
             log = GameLog.load(path)
         else:
             log = GameLog.load(_log_file_from_db(game, db))
@@ -46,12 +43,8 @@ def load_replay(game: str, db: Path | None) -> Replay:
         raise  # unreachable: fail() exits
 
 
-def _log_file_from_db(game: str, db: Path) -> Path:
-    import duckdb
-
-    if not db.exists():
-        fail(f"database {db} does not exist")
-    con = duckdb.connect(str(db), read_only=True)
+def _log_file_from_db(game: str, db: CorpusRef) -> Path:
+    con = connect_or_exit(db)
     try:
         gid = resolve_game(con, game, str(db))
         row = con.execute("SELECT source_file FROM games WHERE game_id = ?", [gid]).fetchone()
@@ -60,8 +53,8 @@ def _log_file_from_db(game: str, db: Path) -> Path:
     finally:
         con.close()
     source = row[0] if row else None
-    # the path as stored (relative to where ingest ran), else relative to the database's folder
-    for candidate in (Path(source), db.parent / source) if source else ():
+    # the path as stored (relative to where ingest ran), else relative to the store's folder
+    for candidate in (Path(source), Path(str(db)).parent / source) if source else ():
         if candidate.exists():
             return candidate
     fail(f"game {gid} in {db}: its log file {source!r} is not available to replay")
@@ -79,11 +72,11 @@ def _log_file_from_db(game: str, db: Path) -> Path:
     help="Draw the board after this action index (-1: the setup; default: the end of the game).",
 )
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="board.svg or board.png")
-def board_command(game: str, db: Path | None, at: int | None, out: Path) -> None:
+def board_command(game: str, corpus: CorpusRef | None, at: int | None, out: Path) -> None:
     """Draw the board of GAME after any action, as SVG (or PNG), for either edition."""
     from .svg_board import board_svg, geometry
 
-    r = load_replay(game, db)
+    r = load_replay(game, corpus)
     last = len(r.steps) - 1
     if at is None:
         at = last
@@ -141,12 +134,12 @@ def _atomic_write(out: Path, data: bytes) -> None:
 @click.argument("game")
 @DB
 @format_option()
-def log_command(game: str, db: Path | None, fmt: str) -> None:
+def log_command(game: str, corpus: CorpusRef | None, fmt: str) -> None:
     """Print the whole game as a numbered move list in readable notation."""
     from ..output import emit
     from ..replay.notation import move_list
 
-    r = load_replay(game, db)
+    r = load_replay(game, corpus)
     moves = move_list(r)
     df = pd.DataFrame(
         {
@@ -194,11 +187,11 @@ def _move_table(df: pd.DataFrame) -> None:
 @DB
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="game.html")
 @click.option("--at", "at", type=int, default=None, help="Action the page opens at (default: the end).")
-def view_command(game: str, db: Path | None, out: Path, at: int | None) -> None:
+def view_command(game: str, corpus: CorpusRef | None, out: Path, at: int | None) -> None:
     """Write a self-contained HTML replay viewer of GAME (board, moves, players, charts; no server)."""
     from .viewer import write_viewer
 
-    r = load_replay(game, db)
+    r = load_replay(game, corpus)
     write_viewer(r, out, start=at)
     size = out.stat().st_size
     note = f"; stops at illegal action {r.error.index} [{r.error.rule}]" if r.error is not None else ""

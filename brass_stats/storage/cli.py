@@ -19,7 +19,7 @@ from ..output import emit, format_option
 from ..validate import expand_paths
 from .corpus import EXIT_BUSY
 from .duckdb_store import CorpusBusy, CorpusError
-from .ingest import IngestReport, ingest, replay_files
+from .ingest import IngestReport, ingest, iter_game_files, replay_files
 
 MISSING = BAD_INPUT
 
@@ -97,31 +97,80 @@ def replay_command(files: tuple[str, ...], db: Path, parquet: Path | None, fmt: 
 
 
 @click.command(
-    "ingest", short_help="Import game logs into a DuckDB file, in parallel: the import command for collections."
+    "ingest",
+    short_help="Import game logs into a DuckDB file or a Parquet dataset, in parallel (processes or a Dask cluster).",
 )
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--db", required=True, type=click.Path(dir_okay=False, path_type=Path), help="DuckDB file to write to.")
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), help="DuckDB file to import into.")
 @click.option(
-    "--parquet", type=click.Path(file_okay=False, path_type=Path), help="Also export every table as Parquet here."
+    "--parquet",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Parquet dataset folder: with --db, export the whole database there afterwards (a new version of "
+    "the dataset); alone, import into the dataset (appending to it).",
 )
-@click.option("--workers", type=int, default=None, help="Parallel replay processes (default: all cores).")
+@click.option(
+    "--workers", type=click.IntRange(min=1), default=None, help="Local worker processes (default: all cores)."
+)
+@click.option(
+    "--cluster",
+    metavar="local[:N]|tcp://HOST:PORT",
+    help="Run on Dask workers: a LocalCluster of N processes (default: one per core), or a running scheduler.",
+)
+@click.option(
+    "--batch-size", type=click.IntRange(min=1), default=32, show_default=True, help="Files per task (and per commit)."
+)
 @format_option()
 @AS_PLAYED_OPTION
 def ingest_command(
-    paths: tuple[str, ...], db: Path, parquet: Path | None, workers: int | None, fmt: str, as_played: bool
+    paths: tuple[str, ...],
+    db: Path | None,
+    parquet: Path | None,
+    workers: int | None,
+    cluster: str | None,
+    batch_size: int,
+    fmt: str,
+    as_played: bool,
 ) -> None:
-    """Import every game log under PATHS (files, directories, glob patterns) into a DuckDB file, in parallel.
+    """Import every game log under PATHS (files, directories, glob patterns) into a DuckDB file or a Parquet dataset.
 
-    Games already stored are skipped; games that fail validation are recorded in the failures table.
+    Games already stored are skipped; games that fail are recorded in the failures table (and listed,
+    grouped by rule, at the end). Each task replays a batch of files and writes its tables itself; the
+    command commits whole batches, so an interrupted import can simply be run again.
     A legal game whose declared result differs from the replay is stored, flagged in the games table.
     This is the import command for collections; `replay` does the same in one process.
     """
-    files = _check_inputs(paths)
-    policy = AS_PLAYED if as_played else STRICT
-    progress = sys.stderr.isatty() and fmt == "table"
+    if db is None and parquet is None:
+        raise click.UsageError("give --db FILE (a DuckDB file) or --parquet DIR (a Parquet dataset), or both")
+    if cluster is not None and workers is not None:
+        raise click.UsageError("--workers is for local processes; with --cluster use local:N")
+    if cluster is not None:
+        from .cluster import parse_cluster
+
+        try:
+            parse_cluster(cluster)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--cluster") from None
+    _check_streamed_inputs(paths)
     try:
-        report = ingest(files, db, parquet, workers=workers, progress=progress, policy=policy)
+        report = ingest(
+            paths,
+            db,
+            parquet,
+            workers=workers,
+            progress=sys.stderr.isatty() and fmt == "table",
+            batch_size=batch_size,
+            cluster=cluster,
+            policy=AS_PLAYED if as_played else STRICT,
+        )
     except (CorpusBusy, CorpusError) as e:
         _store_error(e)
-    _echo_report(report, parquet, fmt)
+    _echo_report(report, parquet if db is not None else None, fmt)
     sys.exit(report.exit_status)
+
+
+def _check_streamed_inputs(items: tuple[str, ...]) -> None:
+    """Named files must exist and there must be at least one file (without listing everything up front)."""
+    missing = [i for i in items if "://" not in i and not any(ch in i for ch in "*?[") and not Path(i).exists()]
+    if missing or next(iter_game_files(items), None) is None:
+        click.echo("no game files found in: " + " ".join(missing or list(items)), err=True)
+        sys.exit(MISSING)

@@ -20,6 +20,7 @@ other) and passes a :class:`CorpusRef` as ``corpus``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
 from collections.abc import Callable
@@ -32,7 +33,7 @@ import duckdb
 import pyarrow as pa
 
 from ..exitcodes import BAD_INPUT, BUSY
-from .dataset import PARTITION_COLUMNS, DatasetError, dataset_files
+from .dataset import PARTITION_COLUMNS, Commit, DatasetError, dataset_files, table_of
 from .duckdb_store import FAILURES_SCHEMA, CorpusBusy, CorpusError, connect_db, sql_type
 from .tables import SCHEMAS
 
@@ -55,24 +56,42 @@ def open_corpus(db: str | Path | None = None, parquet: str | Path | None = None)
     if db is not None:
         if not Path(db).is_file():
             raise CorpusError(f"database {db} does not exist")
-        return connect_db(db)
+        con = connect_db(db)
+        _no_progress_bar(con)
+        return con
     assert parquet is not None
     root = Path(parquet)
     if not root.is_dir():
         raise CorpusError(f"Parquet dataset {root} does not exist")
     con = duckdb.connect(":memory:")
+    _no_progress_bar(con)
     attach_parquet(con, root)
     return con
+
+
+def _no_progress_bar(con: duckdb.DuckDBPyConnection) -> None:
+    """A long scan must not draw DuckDB's progress bar over a command's output (Jupyter may refuse the setting)."""
+    with contextlib.suppress(duckdb.Error):
+        con.execute("SET enable_progress_bar = false")
 
 
 def _sql_str(p: str | Path) -> str:
     return str(p).replace("'", "''")
 
 
-def attach_parquet(con: duckdb.DuckDBPyConnection, root: str | Path) -> None:
-    """Create one view per table of the dataset ``root`` in ``con`` (empty views for tables without files)."""
+def attach_parquet(con: duckdb.DuckDBPyConnection, root: str | Path, only: list[Commit] | None = None) -> None:
+    """Create one view per table of the dataset ``root`` in ``con`` (empty views for tables without files).
+
+    With ``only``, the views show just those commits' files (to merge them).
+    """
     try:
-        files = dataset_files(root)
+        if only is None:
+            files = dataset_files(root)
+        else:
+            files = {}
+            for c in only:
+                for rel in c.files:
+                    files.setdefault(table_of(rel), []).append(Path(root) / rel)
     except DatasetError as e:
         raise CorpusError(str(e)) from None
     schemas = all_schemas()

@@ -167,15 +167,17 @@ def _partition_value(v: Any) -> str:
     return text
 
 
-def _write_file(table: pa.Table, path: Path) -> None:
+def _write_file(table: pa.Table, path: Path, compression: str = "zstd") -> None:
     """Write under a temporary (hidden) name, then rename: a file with the final name is always complete."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")
-    pq.write_table(table, tmp, compression="zstd")
+    pq.write_table(table, tmp, compression=compression)
     os.replace(tmp, path)
 
 
-def write_batch_files(root: str | Path, batch: str, tables: dict[str, pa.Table], partitioned: bool = True) -> list[str]:
+def write_batch_files(
+    root: str | Path, batch: str, tables: dict[str, pa.Table], partitioned: bool = True, compression: str = "zstd"
+) -> list[str]:
     """Write one batch's tables (games of several logs concatenated) as Parquet files; returns relative paths.
 
     With ``partitioned`` the files go to ``<table>/edition=../player_count=../part-<batch>.parquet``
@@ -201,7 +203,7 @@ def write_batch_files(root: str | Path, batch: str, tables: dict[str, pa.Table],
             continue
         if not partitioned or name in UNPARTITIONED:
             rel = f"{name}/part-{batch}.parquet"
-            _write_file(table, root / rel)
+            _write_file(table, root / rel, compression)
             written.append(rel)
             continue
         if all(c in table.column_names for c in PARTITION_COLUMNS):
@@ -216,7 +218,7 @@ def write_batch_files(root: str | Path, batch: str, tables: dict[str, pa.Table],
             part = data if len(groups) == 1 else data.take(pa.array(rows, pa.int64()))
             where = f"edition={_partition_value(edition)}/player_count={_partition_value(count)}"
             rel = f"{name}/{where}/part-{batch}.parquet"
-            _write_file(part, root / rel)
+            _write_file(part, root / rel, compression)
             written.append(rel)
     return written
 
@@ -347,13 +349,16 @@ def write_version(
             if con.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0] == 0:
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)
-            con.execute(f"COPY (SELECT * FROM \"{name}\") TO '{_sql_str(target)}' (FORMAT PARQUET, COMPRESSION zstd)")
+            select = f'SELECT * FROM "{name}" ORDER BY file'
+            con.execute(f"COPY ({select}) TO '{_sql_str(target)}' (FORMAT PARQUET, COMPRESSION zstd)")
             files.append(target.relative_to(root).as_posix())
             continue
+        # sorted by game: a query for one game reads only the row groups that can hold it
+        order = " ORDER BY game_id" if "game_id" in cols else ""
         if all(c in cols for c in PARTITION_COLUMNS):
-            select = f'SELECT * FROM "{name}"'
+            select = f'SELECT * FROM "{name}"{order}'
         else:
-            select = f'SELECT t.*, g.edition, g.player_count FROM "{name}" t JOIN games g USING (game_id)'
+            select = f'SELECT t.*, g.edition, g.player_count FROM "{name}" t JOIN games g USING (game_id){order}'
         (root / name).mkdir(parents=True, exist_ok=True)
         rows = con.execute(
             f"COPY ({select}) TO '{_sql_str(root / name)}' (FORMAT PARQUET, COMPRESSION zstd, "

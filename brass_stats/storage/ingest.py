@@ -1,25 +1,40 @@
-"""Import game logs into a DuckDB store: validate, replay, compute the tables, write each game atomically.
+"""Import game logs: validate, replay, compute the tables, store each game atomically; on cores or a cluster.
 
-Worker processes load, check and replay the logs and compute the tables; they send them back as Arrow
-IPC bytes to the parent, the only process that writes to the database (a batch of games per
-transaction, so a game is always whole or absent). A game already stored (same
-game id) is recognised before it is replayed and skipped. A log that cannot be read, breaks a rule
-or is unfinished goes to the ``failures`` table and nowhere else. A legal, finished game whose
-declared result disagrees with the replay is stored (the replay is the truth) with
-``games.declared_result_matches`` false and the differences in ``games.result_differences``.
-With ``policy=AS_PLAYED`` (``--as-played``) a game that breaks only rules of
-:data:`~brass_stats.engine.policy.AS_PLAYED_RULES` is stored with each break in ``deviations``.
+One design serves every way of running an import:
+
+* :func:`process_file` is the per-game work: load, check, replay and build the tables of one log, or a
+  failure record (it never raises for a file, even on a bug: that is a failure of kind ``internal``).
+* :func:`run_batch` is one task: a batch of files through :func:`process_file`, the finished games'
+  tables concatenated and written by the worker itself as Parquet files (temporary name, renamed when
+  complete), plus a ``failures`` file. It returns only a small summary.
+* The parent only commits: into a DuckDB file it bulk-loads a batch's staging files in one
+  transaction (several finished batches at once when they are waiting); into a Parquet dataset it
+  writes the batch's commit record (see :mod:`.dataset`).
+
+Workers are local processes, this process (``workers=1``) or the workers of a Dask cluster
+(:mod:`.cluster`). Every guarantee holds for all of them: a game is whole or absent (a batch is
+committed in one step); a game already stored (same content-hash id) is skipped before it is
+replayed, and a game met twice is stored once; a killed run leaves only uncommitted files, which the
+next run deletes before it imports the rest; a file that fails in any way (even one that kills its
+worker process) is recorded in ``failures`` and every other game is still stored.
 """
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import os
+import shutil
+import socket
 import time
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pyarrow as pa
 
@@ -27,20 +42,21 @@ from ..engine.policy import STRICT, ChoicePolicy
 from ..errors import IllegalAction, LogFormatError
 from ..log.format import GameLog
 from ..replay import gc_paused
-from ..validate import expand_paths, replay_and_judge
-from .duckdb_store import Store
-from .tables import game_id, game_tables
+from ..validate import replay_and_judge
+from .dataset import DatasetWriter, filter_games, new_batch_id, write_batch_files
+from .duckdb_store import FAILURES_SCHEMA, Store
+from .tables import SCHEMAS, game_id, game_tables
 
 
 @dataclass
 class Outcome:
-    """What happened to one file in a worker (before the parent writes it)."""
+    """What happened to one file in a worker (before the parent commits it)."""
 
     file: str
     status: str  # "ok" (tables ready), "skipped" (already stored) or "failed"
     game_id: str | None = None
-    tables: dict[str, bytes] | None = None  # table name -> Arrow IPC stream
-    error_kind: str | None = None  # "format", "illegal", "result"
+    tables: dict[str, pa.Table] | None = None
+    error_kind: str | None = None  # "format", "illegal", "result", "tables", "internal"
     rule: str | None = None
     action_index: int | None = None
     message: str | None = None
@@ -48,6 +64,39 @@ class Outcome:
     seconds: float = 0.0
     result_differs: bool = False  # stored, but its declared result disagrees with the replay
     deviations: int = 0  # rules broken as played (stored under --as-played)
+
+    def without_tables(self) -> Outcome:
+        return Outcome(
+            self.file,
+            self.status,
+            self.game_id,
+            None,
+            self.error_kind,
+            self.rule,
+            self.action_index,
+            self.message,
+            self.actions,
+            self.seconds,
+            self.result_differs,
+            self.deviations,
+        )
+
+
+@dataclass
+class BatchResult:
+    """What a task reports back: the files it wrote (not yet committed) and a summary of its games."""
+
+    batch: str
+    files: list[str]  # relative to the destination folder
+    game_ids: list[str]  # games in the files, in order
+    files_done: int = 0
+    skipped: int = 0
+    failures: list[Outcome] = field(default_factory=list)
+    actions: int = 0  # actions replayed (stored games and failures)
+    stored_actions: int = 0  # actions of the games in the files
+    seconds: float = 0.0  # time inside the task
+    worker: str = ""
+    flagged: list[Outcome] = field(default_factory=list)  # stored with a disagreeing result or deviations
 
 
 @dataclass
@@ -61,34 +110,28 @@ class IngestReport:
     failures: list[Outcome] = field(default_factory=list)
     result_differs: list[Outcome] = field(default_factory=list)  # stored with a disagreeing declared result
     as_played: list[Outcome] = field(default_factory=list)  # stored with deviations
+    task_seconds: float = 0.0  # summed over tasks: the work the workers did
+    commit_seconds: float = 0.0  # the parent's own work: committing batches (the serial part of a run)
+    stored_actions: int = 0
 
     @property
     def exit_status(self) -> int:
         return 1 if self.failed else 0
 
+    def by_rule(self) -> list[tuple[str, int]]:
+        """Failures grouped by the rule they broke (or the kind of failure), most frequent first."""
+        counts = Counter(o.rule or o.error_kind or "unknown" for o in self.failures)
+        return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
     def summary(self) -> str:
         rate = self.files / self.seconds if self.seconds > 0 else 0.0
-        return (
+        text = (
             f"{self.stored} stored, {self.skipped} skipped (already stored), {self.failed} failed "
             f"of {self.files} file(s) in {self.seconds:.2f} s ({rate:.1f} files/s)"
         )
-
-
-# -- serialising tables between processes ------------------------------------------------
-
-
-def tables_to_ipc(tables: dict[str, pa.Table]) -> dict[str, bytes]:
-    out = {}
-    for name, t in tables.items():
-        sink = pa.BufferOutputStream()
-        with pa.ipc.new_stream(sink, t.schema) as w:
-            w.write_table(t)
-        out[name] = sink.getvalue().to_pybytes()
-    return out
-
-
-def tables_from_ipc(data: dict[str, bytes]) -> dict[str, pa.Table]:
-    return {name: pa.ipc.open_stream(pa.py_buffer(b)).read_all() for name, b in data.items()}
+        if self.failures:
+            text += "\nfailures by rule: " + ", ".join(f"{rule} {n}" for rule, n in self.by_rule())
+        return text
 
 
 # -- one file ------------------------------------------------------------------------------
@@ -108,35 +151,172 @@ def _failure(file: str, kind: str, err: dict[str, Any], gid: str | None, actions
     )
 
 
+def load_log(path: str) -> GameLog:
+    """A log from a local path or from any URL fsspec (Dask's filesystem layer) can read."""
+    if "://" not in path:
+        return GameLog.load(path)
+    import fsspec
+
+    try:
+        with fsspec.open(path, "rb") as f:
+            data = f.read()
+        text = data.decode("utf-8")
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise LogFormatError(f"cannot read: {e}", file=path) from None
+    return GameLog.loads(text, path)
+
+
 def process_file(path: str, known: frozenset[str] | set[str] = frozenset(), policy: ChoicePolicy = STRICT) -> Outcome:
-    """Load, check and replay one log and compute its tables (never raises for bad input)."""
+    """Load, check and replay one log and compute its tables. Never raises for a file (a bug: ``internal``)."""
     start = time.perf_counter()
+    gid: str | None = None
     try:
-        log = GameLog.load(path)
-        gid = game_id(log)
-    except LogFormatError as e:
-        return _failure(path, "format", {"rule": "log.format", "message": str(e)}, None, 0, start)
-    if gid in known:
-        return Outcome(path, "skipped", gid, seconds=time.perf_counter() - start)
-    r, verdict = replay_and_judge(log, keep_states=True, policy=policy)
-    if r is None or not (verdict.ok or verdict.kind == "result"):
-        return _failure(path, verdict.kind, verdict.error or {}, gid, verdict.actions, start)
-    try:
-        with gc_paused():
-            tables = game_tables(r, path)
-    except (IllegalAction, LogFormatError, ValueError) as e:  # pragma: no cover - a bug, but keep the run going
-        return _failure(path, "tables", {"rule": "storage.tables", "message": str(e)}, gid, len(r.steps), start)
-    return Outcome(
-        path,
-        "ok",
-        gid,
-        tables_to_ipc(tables),
-        message="; ".join(verdict.detail) or None,
-        actions=len(r.steps),
-        seconds=time.perf_counter() - start,
-        result_differs=verdict.kind == "result",
-        deviations=len(verdict.deviations),
-    )
+        try:
+            log = load_log(path)
+            gid = game_id(log)
+        except LogFormatError as e:
+            return _failure(path, "format", {"rule": "log.format", "message": str(e)}, None, 0, start)
+        if gid in known:
+            return Outcome(path, "skipped", gid, seconds=time.perf_counter() - start)
+        r, verdict = replay_and_judge(log, keep_states=True, policy=policy)
+        # a legal game whose declared result differs is stored, flagged: the replay is the truth
+        if r is None or not (verdict.ok or verdict.kind == "result"):
+            return _failure(path, verdict.kind, verdict.error or {}, gid, verdict.actions, start)
+        try:
+            with gc_paused():
+                tables = game_tables(r, path)
+        except (IllegalAction, LogFormatError, ValueError, OverflowError, pa.ArrowException) as e:
+            return _failure(path, "tables", {"rule": "storage.tables", "message": str(e)}, gid, len(r.steps), start)
+        return Outcome(
+            path,
+            "ok",
+            gid,
+            tables,
+            message="; ".join(verdict.detail) or None,
+            actions=len(r.steps),
+            seconds=time.perf_counter() - start,
+            result_differs=verdict.kind == "result",
+            deviations=len(verdict.deviations),
+        )
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as e:  # one file's bug must not stop the import: it becomes this file's failure
+        message = f"internal error ({type(e).__name__}: {str(e)[:500]}); please report this file"
+        return _failure(path, "internal", {"rule": "internal", "message": message}, gid, 0, start)
+
+
+def failures_table(outcomes: Iterable[Outcome]) -> pa.Table:
+    now = datetime.now(UTC)
+    rows = [
+        {
+            "file": o.file,
+            "game_id": o.game_id,
+            "error_kind": o.error_kind,
+            "rule": o.rule,
+            "action_index": o.action_index,
+            "message": o.message,
+            "recorded_at": now,
+        }
+        for o in outcomes
+    ]
+    return pa.Table.from_pylist(rows, schema=FAILURES_SCHEMA)
+
+
+# -- one task --------------------------------------------------------------------------------
+
+
+def run_batch(
+    paths: list[str],
+    known: frozenset[str] | set[str],
+    dest: str,
+    batch: str,
+    partitioned: bool,
+    policy: ChoicePolicy = STRICT,
+) -> BatchResult:
+    """Process a batch of files and write its tables under ``dest`` (not committed); the task of every worker."""
+    start = time.perf_counter()
+    result = BatchResult(batch, [], [], worker=f"{socket.gethostname()}:{os.getpid()}")
+    parts: dict[str, list[pa.Table]] = {name: [] for name in SCHEMAS}
+    seen: set[str] = set()
+    failed: list[Outcome] = []
+    for path in paths:
+        o = process_file(path, known, policy)
+        result.files_done += 1
+        result.actions += o.actions
+        if o.status == "skipped" or (o.status == "ok" and o.game_id in seen):
+            result.skipped += 1
+        elif o.status == "failed":
+            failed.append(o)
+        else:
+            assert o.tables is not None and o.game_id is not None
+            seen.add(o.game_id)
+            if o.result_differs or o.deviations:
+                result.flagged.append(o.without_tables())
+            result.game_ids.append(o.game_id)
+            result.stored_actions += o.actions
+            for name, t in o.tables.items():
+                parts.setdefault(name, []).append(t)
+    tables = {name: pa.concat_tables(ts) for name, ts in parts.items() if ts}
+    if failed:
+        tables["failures"] = failures_table(failed)
+    # staging files for a DuckDB load live for seconds: not worth compressing
+    result.files = write_batch_files(dest, batch, tables, partitioned, "zstd" if partitioned else "none")
+    result.failures = [o.without_tables() for o in failed]
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+# -- where tasks run ---------------------------------------------------------------------------
+
+
+class Runner(Protocol):
+    """Runs :func:`run_batch` tasks somewhere (this process, local processes, a Dask cluster)."""
+
+    def submit(self, paths: list[str], dest: str, batch: str, partitioned: bool) -> Any: ...
+
+    def wait_first(self, pending: set[Any]) -> tuple[set[Any], set[Any]]: ...
+
+    def result(self, fut: Any) -> BatchResult:
+        """The task's result; raises :class:`WorkerLost` when the process running it died."""
+        ...
+
+    def alone(self, path: str, dest: str, partitioned: bool) -> BatchResult:
+        """One file in a process of its own, after its batch's process died: a failure if it dies again."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class WorkerLost(Exception):
+    """The process running a task died (killed, out of memory, a crash in a C library)."""
+
+
+class _Done:
+    def __init__(self, value: BatchResult | BaseException) -> None:
+        self.value = value
+
+
+class InlineRunner:
+    """Every task in this process, one after the other."""
+
+    def __init__(self, known: frozenset[str], policy: ChoicePolicy = STRICT) -> None:
+        self.known, self.policy = known, policy
+
+    def submit(self, paths: list[str], dest: str, batch: str, partitioned: bool) -> _Done:
+        return _Done(run_batch(paths, self.known, dest, batch, partitioned, self.policy))
+
+    def wait_first(self, pending: set[Any]) -> tuple[set[Any], set[Any]]:
+        return set(pending), set()
+
+    def result(self, fut: _Done) -> BatchResult:
+        assert isinstance(fut.value, BatchResult)
+        return fut.value
+
+    def alone(self, path: str, dest: str, partitioned: bool) -> BatchResult:
+        return _alone(path, self.known, dest, partitioned, self.policy)
+
+    def close(self) -> None:
+        pass
 
 
 _KNOWN: frozenset[str] = frozenset()
@@ -148,151 +328,424 @@ def _init_worker(known: frozenset[str], policy: ChoicePolicy = STRICT) -> None:
     _KNOWN, _POLICY = known, policy
 
 
-def _process_in_worker(path: str) -> Outcome:
-    return process_file(path, _KNOWN, _POLICY)
+def _run_in_worker(paths: list[str], dest: str, batch: str, partitioned: bool) -> BatchResult:
+    return run_batch(paths, _KNOWN, dest, batch, partitioned, _POLICY)
 
 
-# -- the run -----------------------------------------------------------------------------
+class ProcessRunner:
+    """Tasks in local worker processes (``concurrent.futures``); the known ids are sent once per process."""
+
+    def __init__(self, workers: int, known: frozenset[str], policy: ChoicePolicy = STRICT) -> None:
+        self.workers, self.known, self.policy = workers, known, policy
+        # pyarrow imports pandas on its first conversion (about a second): do it once here, so that forked
+        # workers inherit it instead of each paying for it
+        pa.array([0], pa.int32())
+        self.pool = self._new_pool()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=self.workers, initializer=_init_worker, initargs=(self.known, self.policy)
+        )
+
+    def submit(self, paths: list[str], dest: str, batch: str, partitioned: bool) -> Future[BatchResult]:
+        try:
+            return self.pool.submit(_run_in_worker, paths, dest, batch, partitioned)
+        except BrokenProcessPool:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = self._new_pool()
+            return self.pool.submit(_run_in_worker, paths, dest, batch, partitioned)
+
+    def wait_first(self, pending: set[Any]) -> tuple[set[Any], set[Any]]:
+        done, rest = wait(pending, return_when=FIRST_COMPLETED)
+        return set(done), set(rest)
+
+    def result(self, fut: Future[BatchResult]) -> BatchResult:
+        try:
+            return fut.result()
+        except BrokenProcessPool as e:
+            raise WorkerLost(str(e)) from None
+
+    def alone(self, path: str, dest: str, partitioned: bool) -> BatchResult:
+        return _alone(path, self.known, dest, partitioned, self.policy)
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
 
 
-class _Writer:
-    """The parent's side: writes finished games to the store in batches (one transaction per batch)."""
+def _alone(
+    path: str, known: frozenset[str], dest: str, partitioned: bool, policy: ChoicePolicy = STRICT
+) -> BatchResult:
+    """One file in a process of its own: a file that kills its process is the only loss, and is recorded."""
+    batch = new_batch_id()
+    try:
+        with ProcessPoolExecutor(max_workers=1, initializer=_init_worker, initargs=(known, policy)) as pool:
+            return pool.submit(_run_in_worker, [path], dest, batch, partitioned).result()
+    except BrokenProcessPool:
+        return worker_died(path, dest, batch)
 
-    def __init__(self, store: Store, report: IngestReport, batch_size: int) -> None:
-        self.store, self.report, self.batch_size = store, report, max(1, batch_size)
-        self.pending: list[dict[str, pa.Table]] = []
 
-    def __call__(self, o: Outcome) -> None:
-        report = self.report
-        report.actions += o.actions
-        if o.status == "skipped":
-            report.skipped += 1
-        elif o.status == "failed":
-            report.failed += 1
-            report.failures.append(o)
-            assert o.error_kind is not None
-            self.store.record_failure(o.file, o.error_kind, o.rule, o.action_index, o.message, o.game_id)
-        else:
-            assert o.tables is not None
-            if o.result_differs:
-                report.result_differs.append(o)
-            if o.deviations:
-                report.as_played.append(o)
-            self.pending.append(tables_from_ipc(o.tables))
-            if len(self.pending) >= self.batch_size:
-                self.flush()
+def worker_died(path: str, dest: str, batch: str) -> BatchResult:
+    """The result for a file whose process died twice: a failure of kind ``internal``."""
+    o = Outcome(
+        path,
+        "failed",
+        error_kind="internal",
+        rule="internal",
+        message="the process importing this file died (killed, out of memory or a crash); please report this file",
+    )
+    return BatchResult(batch, write_batch_files(dest, batch, {"failures": failures_table([o])}), [], 1, 0, [o])
 
-    def flush(self) -> None:
-        if not self.pending:
-            return
-        n = len(self.pending)
-        stored = self.store.write_games(self.pending)
-        self.pending = []
-        self.report.stored += stored
-        self.report.skipped += n - stored  # the same game twice in one run
+
+# -- committing --------------------------------------------------------------------------------
+
+
+class _Committer(Protocol):
+    dest: Path
+    partitioned: bool
+
+    def commit(self, results: list[BatchResult]) -> int: ...
+
+    def close(self) -> None: ...
+
+
+class DuckDBCommitter:
+    """Bulk-loads finished batches' staging files into the DuckDB store, one transaction per group."""
+
+    partitioned = False
+
+    def __init__(self, store: Store, stored: set[str]) -> None:
+        self.store, self.stored = store, stored
+        self.dest = staging_dir(store.path)
+        # we hold the database's write lock: anything staged there is a killed run's leftover
+        shutil.rmtree(self.dest, ignore_errors=True)
+        self.dest.mkdir(parents=True)
+
+    def commit(self, results: list[BatchResult]) -> int:
+        con = self.store.con
+        new = 0
+        con.execute("BEGIN TRANSACTION")
+        try:
+            for r in results:
+                ids = [g for g in r.game_ids if g not in self.stored]
+                keep = None if len(ids) == len(r.game_ids) else ids
+                by_table: dict[str, list[str]] = {}
+                for rel in r.files:
+                    by_table.setdefault(rel.split("/", 1)[0], []).append(str(self.dest / rel))
+                for name, files in by_table.items():
+                    listing = "[" + ", ".join(_sql_str(f) for f in files) + "]"
+                    if name == "failures":
+                        con.execute(f"DELETE FROM failures WHERE file IN (SELECT file FROM read_parquet({listing}))")
+                        con.execute(f"INSERT INTO failures BY NAME SELECT * FROM read_parquet({listing})")
+                    elif keep is None:
+                        con.execute(f'INSERT INTO "{name}" BY NAME SELECT * FROM read_parquet({listing})')
+                    elif keep:
+                        con.execute(
+                            f'INSERT INTO "{name}" BY NAME SELECT * FROM read_parquet({listing}) '
+                            "WHERE list_contains(?, game_id)",
+                            [keep],
+                        )
+                if ids:
+                    con.execute("DELETE FROM failures WHERE list_contains(?, game_id)", [ids])
+                self.stored.update(ids)
+                new += len(ids)
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            for r in results:
+                self.stored.difference_update(r.game_ids)
+            raise
+        for r in results:
+            for rel in r.files:
+                (self.dest / rel).unlink(missing_ok=True)
+        return new
+
+    def close(self) -> None:
+        shutil.rmtree(self.dest, ignore_errors=True)
+
+
+class DatasetCommitter:
+    """Commits finished batches into a Parquet dataset (one commit record per batch)."""
+
+    partitioned = True
+
+    def __init__(self, writer: DatasetWriter, stored: set[str]) -> None:
+        self.writer, self.stored = writer, stored
+        self.dest = writer.root
+        self.commits: list[str] = []
+
+    def commit(self, results: list[BatchResult]) -> int:
+        new = 0
+        for r in results:
+            files = r.files
+            repeats = {g for g in r.game_ids if g in self.stored}
+            if repeats:  # a game met twice in one run, in two batches: keep the first
+                files = filter_games(self.dest, files, repeats)
+            ids = [g for g in r.game_ids if g not in repeats]
+            if files:
+                self.writer.commit(r.batch, files, games=len(ids))
+                self.commits.append(r.batch)
+            self.stored.update(ids)
+            new += len(ids)
+        return new
+
+    def close(self) -> None:
+        pass
+
+
+def staging_dir(db: Path) -> Path:
+    """Where workers put the batches waiting to be loaded into the DuckDB file ``db``."""
+    return db.parent / f".{db.name}.ingest"
+
+
+def _sql_str(p: str) -> str:
+    return "'" + p.replace("'", "''") + "'"
+
+
+# -- the input files -----------------------------------------------------------------------------
+
+
+def iter_game_files(items: Iterable[str | Path]) -> Iterator[str]:
+    """Files, directories (every ``*.json`` below, in name order) and glob patterns, lazily and without repeats.
+
+    Directories are walked one folder at a time, so the list of a huge corpus is never held in memory.
+    Items with a ``scheme://`` are listed with fsspec (Dask's filesystem layer).
+    """
+    seen_files: set[str] = set()  # only explicitly named files and glob matches can repeat
+
+    for raw in items:
+        item = str(raw)
+        if "://" in item:
+            yield from _iter_url(item)
+        elif any(ch in item for ch in "*?["):
+            for p in sorted(glob.iglob(item, recursive=True)):
+                if os.path.isdir(p):
+                    yield from _walk(p)
+                elif p not in seen_files:
+                    seen_files.add(p)
+                    yield p
+        elif os.path.isdir(item):
+            yield from _walk(item)
+        elif item not in seen_files:
+            seen_files.add(item)
+            yield item
+
+
+def _walk(top: str) -> Iterator[str]:
+    for dirpath, dirnames, filenames in os.walk(top):
+        dirnames.sort()
+        for name in sorted(filenames):
+            if name.endswith(".json"):
+                yield os.path.join(dirpath, name)
+
+
+def _iter_url(url: str) -> Iterator[str]:
+    import fsspec
+
+    fs, path = fsspec.core.url_to_fs(url)
+    protocol = url.split("://", 1)[0]
+    if fs.isdir(path):
+        for p in sorted(fs.find(path)):
+            if p.endswith(".json"):
+                yield f"{protocol}://{p}" if "://" not in p else p
+    else:
+        for p in sorted(fs.glob(path)) if any(ch in path for ch in "*?[") else [path]:
+            yield f"{protocol}://{p}" if "://" not in p else p
+
+
+def _chunks(files: Iterator[str], size: int) -> Iterator[list[str]]:
+    chunk: list[str] = []
+    for f in files:
+        chunk.append(f)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+# -- the run ------------------------------------------------------------------------------------
+
+
+def run_import(
+    files: Iterable[str],
+    runner: Runner,
+    committer: _Committer,
+    report: IngestReport,
+    batch_size: int,
+    in_flight: int,
+    advance: Callable[[int], None],
+) -> None:
+    """Feed batches to ``runner`` (at most ``in_flight`` at a time), commit what finishes, until all are done."""
+    chunks = _chunks(iter(files), max(1, batch_size))
+    pending: dict[Any, list[str]] = {}
+    dest, partitioned = str(committer.dest), committer.partitioned
+
+    def account(results: list[BatchResult]) -> None:
+        n = sum(len(r.game_ids) for r in results)
+        t0 = time.perf_counter()
+        stored = committer.commit(results)
+        report.commit_seconds += time.perf_counter() - t0
+        report.stored += stored
+        report.skipped += n - stored
+        for r in results:
+            report.files += r.files_done
+            report.skipped += r.skipped
+            report.failed += len(r.failures)
+            report.failures.extend(r.failures)
+            report.result_differs.extend(o for o in r.flagged if o.result_differs)
+            report.as_played.extend(o for o in r.flagged if o.deviations)
+            report.actions += r.actions
+            report.stored_actions += r.stored_actions
+            report.task_seconds += r.seconds
+            advance(r.files_done)
+
+    try:
+        while True:
+            while len(pending) < in_flight:
+                chunk = next(chunks, None)
+                if chunk is None:
+                    break
+                pending[runner.submit(chunk, dest, new_batch_id(), partitioned)] = chunk
+            if not pending:
+                break
+            done, _ = runner.wait_first(set(pending))
+            results: list[BatchResult] = []
+            for fut in done:
+                paths = pending.pop(fut)
+                try:
+                    results.append(runner.result(fut))
+                except WorkerLost:
+                    # find the file that killed its worker: every file of the batch in a process of its own
+                    results.extend(runner.alone(p, dest, partitioned) for p in paths)
+            account(results)
+    finally:
+        for fut in pending:
+            with contextlib.suppress(Exception):
+                fut.cancel()
 
 
 def ingest(
     paths: Iterable[str | Path],
-    db: str | Path | Store,
+    db: str | Path | Store | None = None,
     parquet_dir: str | Path | None = None,
     workers: int | None = None,
     progress: bool = True,
     batch_size: int = 32,
+    cluster: str | None = None,
+    compact: bool = True,
     policy: ChoicePolicy = STRICT,
 ) -> IngestReport:
-    """Import every game under ``paths`` (files, directories, globs) into the DuckDB file ``db``.
+    """Import every game under ``paths`` (files, directories, globs) into a DuckDB file or a Parquet dataset.
 
-    ``workers`` processes replay the games (default: all cores; 1 runs everything in this process).
-    Finished games are written ``batch_size`` at a time, each batch in one transaction: an interrupted
-    run loses at most the games of the batch being written, never part of a game.
-    With ``parquet_dir`` the whole store is exported to Parquet at the end (see :meth:`Store.to_parquet`).
-    ``policy``: :data:`~brass_stats.engine.policy.STRICT` (default) or ``AS_PLAYED`` (see the module doc).
+    With ``db`` the games go to the DuckDB file (and, with ``parquet_dir`` too, the whole store is then
+    exported to that folder as a new dataset version, see :meth:`Store.to_parquet`). With only
+    ``parquet_dir`` they are appended to the Parquet dataset there (created if needed).
+
+    ``workers`` local processes replay the games (default: all cores; 1 runs everything in this process),
+    or the workers of the Dask cluster ``cluster`` (``"local"``, ``"local:N"`` or a scheduler address,
+    see :mod:`.cluster`). Each task handles ``batch_size`` files and writes its own files; each finished
+    batch is committed whole (an interrupted run loses at most the batches not yet committed, never part
+    of a game). With ``compact`` the batches a run adds to a dataset are merged into one file per table
+    and partition at the end.
     """
     start = time.perf_counter()
-    files = [str(p) for p in expand_paths([str(p) for p in paths])]
-    report = IngestReport(files=len(files))
-    store = db if isinstance(db, Store) else Store(db)
+    report = IngestReport()
+    if db is None and parquet_dir is None:
+        raise ValueError("ingest needs a DuckDB file (db) or a Parquet dataset folder (parquet_dir)")
+    store: Store | None = None
+    writer: DatasetWriter | None = None
+    committer: _Committer
     try:
-        known = frozenset(store.game_ids())
-        writer = _Writer(store, report, batch_size)
-        with _progress(progress and len(files) > 1, len(files)) as advance:
-            workers = workers or os.cpu_count() or 1
-            if workers == 1 or len(files) <= 1:
-                for f in files:
-                    writer(process_file(f, known, policy))
-                    advance()
-            else:
+        if db is not None:
+            store = db if isinstance(db, Store) else Store(db)
+            stored = store.game_ids()
+            committer = DuckDBCommitter(store, stored)
+        else:
+            assert parquet_dir is not None
+            writer = DatasetWriter(parquet_dir)
+            stored = _dataset_game_ids(Path(parquet_dir))
+            committer = DatasetCommitter(writer, stored)
+        known = frozenset(stored)
+        runner: Runner
+        if cluster is not None:
+            from .cluster import DaskRunner
 
-                def done(o: Outcome) -> None:
-                    writer(o)
-                    advance()
-
-                _run_pool(files, workers, known, done, policy)
-            writer.flush()
-        if parquet_dir is not None:
+            runner = DaskRunner(cluster, known, policy)
+            in_flight = runner.in_flight()
+        else:
+            n = workers or os.cpu_count() or 1
+            runner = InlineRunner(known, policy) if n == 1 else ProcessRunner(n, known, policy)
+            in_flight = 1 if n == 1 else n * 2
+        try:
+            with _progress(progress) as advance:
+                run_import(iter_game_files(paths), runner, committer, report, batch_size, in_flight, advance)
+        finally:
+            runner.close()
+            committer.close()
+        if writer is not None and compact and isinstance(committer, DatasetCommitter) and len(committer.commits) > 1:
+            merge_commits(writer, committer.commits)
+        if store is not None and parquet_dir is not None:
             store.to_parquet(parquet_dir)
     finally:
-        if not isinstance(db, Store):
+        if writer is not None:
+            writer.close()
+        if store is not None and not isinstance(db, Store):
             store.close()
     report.seconds = time.perf_counter() - start
     return report
 
 
-def _run_pool(
-    files: list[str],
-    workers: int,
-    known: frozenset[str],
-    done: Callable[[Outcome], object],
-    policy: ChoicePolicy = STRICT,
-) -> None:
-    """Replay in worker processes, handing each result to ``done`` in the parent as soon as it is ready.
+def _dataset_game_ids(root: Path) -> set[str]:
+    from .corpus import open_corpus
 
-    At most a few files per worker are in flight, so memory stays bounded however many files there are.
-    """
-    # pyarrow imports pandas on its first conversion (about a second): do it once here, so that forked
-    # workers inherit it instead of each paying for it
-    pa.array([0], pa.int32())
-    pending: set[Future[Outcome]] = set()
-    queue = iter(files)
-    limit = workers * 4
-    with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(known, policy)) as pool:
-        try:
-            while True:
-                while len(pending) < limit:
-                    f = next(queue, None)
-                    if f is None:
-                        break
-                    pending.add(pool.submit(_process_in_worker, f))
-                if not pending:
-                    break
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    done(fut.result())
-        except BaseException:
-            for fut in pending:
-                fut.cancel()
-            raise
+    con = open_corpus(parquet=root)
+    try:
+        return {r[0] for r in con.execute("SELECT game_id FROM games").fetchall()}
+    finally:
+        con.close()
+
+
+def merge_commits(writer: DatasetWriter, batches: list[str]) -> None:
+    """Merge the files of the given commits into one file per table and partition (one commit superseding them)."""
+    import duckdb
+
+    from .corpus import _no_progress_bar, attach_parquet
+    from .dataset import read_commits, write_version
+
+    wanted = set(batches)
+    commits = [c for c in read_commits(writer.root) if c.batch in wanted]
+    con = duckdb.connect(":memory:")
+    # sorting by game spills to disk past this: the importing process's memory stays bounded
+    con.execute("SET memory_limit = '1GB'")
+    con.execute(f"SET temp_directory = '{_sql_str(str(writer.root / '_tmp'))[1:-1]}'")
+    _no_progress_bar(con)
+    try:
+        attach_parquet(con, writer.root, only=commits)
+        write_version(writer, con, [*SCHEMAS, "failures"], base=False, supersedes=[c.batch for c in commits])
+    finally:
+        con.close()
+        shutil.rmtree(writer.root / "_tmp", ignore_errors=True)
 
 
 class _progress:
-    """A rich progress bar (or nothing): ``with _progress(on, total) as advance: advance()``."""
+    """A rich progress bar (or nothing): ``with _progress(on) as advance: advance(n)``."""
 
-    def __init__(self, on: bool, total: int) -> None:
-        self.on, self.total = on, total
+    def __init__(self, on: bool) -> None:
+        self.on = on
         self.bar: Any = None
 
-    def __enter__(self) -> Callable[[], None]:
+    def __enter__(self) -> Callable[[int], None]:
         if not self.on:
-            return lambda: None
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+            return lambda n: None
+        from rich.progress import MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+        # the number of files is not known in advance (the file list is streamed)
         self.bar = Progress(
-            TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True
+            SpinnerColumn(), TextColumn("importing"), MofNCompleteColumn(), TimeElapsedColumn(), transient=True
         )
         self.bar.__enter__()
-        task = self.bar.add_task("importing", total=self.total)
-        return lambda: self.bar.advance(task)
+        task = self.bar.add_task("importing", total=None)
+        return lambda n: self.bar.advance(task, n)
 
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:

@@ -1,0 +1,296 @@
+"""Scale-out benchmark (issue 14, and issue 15's ingest row): a script, not a test.
+
+Rows:
+
+* ingest throughput, games/s and actions/s per worker, into a fresh store: local ingest into DuckDB and
+  into a Parquet dataset with 1 and 2 worker processes, and a Dask LocalCluster of 1 and 2 workers
+  (started before the clock, as a real cluster would be running already); scaling efficiency
+  = rate(2 workers) / (2 x rate(1 worker));
+* client peak memory (peak RSS of the process running ``ingest``, measured in a child process) for
+  ``--rss-games`` games (default 1,000 and 10,000) on a 2-worker LocalCluster: flat when the file
+  list is streamed and the client never gathers the games' tables;
+* query latency over a ``--big``-game Parquet dataset (default 100,000), built by replicating an
+  ingested corpus under new game ids: ``stats --by seat|strategy|opening``, ``income`` and ``vp`` of
+  one game, and a corpus-wide mean income curve (median of ``--repeat`` runs, in this process, from
+  opening the dataset to the finished table).
+
+The games are the sample games shipped in the package, replicated under other player names (distinct
+game ids, the same replay work). Every number is a median of ``--repeat`` runs, wall-clock. On a
+shared machine the numbers are noisy: compare rows of one run, not runs of different days. Example::
+
+    python benchmarks/bench_scale.py --games 400 --rss-games 1000,10000 --big 100000 --repeat 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from brass_stats.log.format import GameLog  # noqa: E402
+from brass_stats.storage import ingest  # noqa: E402
+
+SAMPLES = ROOT / "brass_stats" / "replays_data"
+
+
+def make_corpus(folder: Path, n: int) -> int:
+    """``n`` game files in ``folder``: the sample games, then copies under other player names. Returns actions."""
+    base = [GameLog.load(p) for p in sorted(SAMPLES.rglob("*.json"))]
+    folder.mkdir(parents=True, exist_ok=True)
+    actions = 0
+    for i in range(n):
+        log = base[i % len(base)]
+        copy = i // len(base)
+        if copy:
+            log = replace(log, players=tuple(f"{name}#{copy}" for name in log.players))
+        log.save(folder / f"g{i:06d}.json")
+        actions += len(log.actions)
+    return actions
+
+
+PARENT: dict[str, float] = {}
+
+
+def timed_ingest(corpus: Path, repeat: int, store: str = "parquet", **kwargs: Any) -> tuple[float, int, int]:
+    """Median wall seconds of ``ingest`` into a fresh store (``"db"`` or ``"parquet"``), games and actions stored.
+
+    Also leaves in :data:`PARENT` the medians of the parent's commit time and the workers' task time
+    per game: the serial and the parallel part of a run.
+    """
+    times, stored, actions = [], 0, 0
+    commit, task = [], []
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory(dir=corpus.parent) as d:
+            target = {"db": Path(d) / "b.duckdb"} if store == "db" else {"parquet_dir": Path(d) / "pq"}
+            start = time.perf_counter()
+            report = ingest([corpus], progress=False, **target, **kwargs)
+            times.append(time.perf_counter() - start)
+            assert report.failed == 0, report.failures[:3]
+            stored, actions = report.stored, report.stored_actions
+            commit.append(report.commit_seconds / report.stored)
+            task.append(report.task_seconds / report.stored)
+    PARENT.update(commit=statistics.median(commit), task=statistics.median(task))
+    return statistics.median(times), stored, actions
+
+
+def bench_ingest(corpus: Path, repeat: int) -> list[dict[str, Any]]:
+    from distributed import LocalCluster
+
+    rows: list[dict[str, Any]] = []
+
+    def row(what: str, workers: int, seconds: float, games: int, actions: int) -> None:
+        # the parent commits while workers work: with W workers it keeps up while
+        # commit time per game <= task time per game / W; the bound on efficiency at 16 workers follows
+        commit, task = PARENT["commit"], PARENT["task"]
+        rows.append(
+            {
+                "what": what,
+                "workers": workers,
+                "seconds": round(seconds, 2),
+                "games_per_s_per_worker": round(games / seconds / workers, 1),
+                "actions_per_s_per_worker": round(actions / seconds / workers),
+                "parent_commit_ms_per_game": round(commit * 1000, 2),
+                "worker_task_ms_per_game": round(task * 1000, 2),
+                "parent_bound_efficiency_at_16": round(min(1.0, task / (16 * commit)) if commit else 1.0, 3),
+            }
+        )
+        print(json.dumps(rows[-1]), flush=True)
+
+    for workers in (1, 2):
+        s, g, a = timed_ingest(corpus, repeat, "db", workers=workers)
+        row("local ingest -> DuckDB", workers, s, g, a)
+        s, g, a = timed_ingest(corpus, repeat, workers=workers)
+        row("local ingest -> Parquet", workers, s, g, a)
+    for workers in (1, 2):
+        with LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None, silence_logs=40) as lc:
+            s, g, a = timed_ingest(corpus, repeat, cluster=lc.scheduler_address)
+        row("Dask LocalCluster -> Parquet", workers, s, g, a)
+    for what in ("local ingest -> DuckDB", "local ingest -> Parquet", "Dask LocalCluster -> Parquet"):
+        one, two = (r for r in rows if r["what"] == what)
+        eff = two["games_per_s_per_worker"] / one["games_per_s_per_worker"]
+        print(json.dumps({"what": what, "scaling_efficiency_2_vs_1": round(eff, 3)}), flush=True)
+        rows.append({"what": what, "scaling_efficiency_2_vs_1": round(eff, 3)})
+    return rows
+
+
+_RSS_CHILD = """
+import json, resource, sys, time
+from brass_stats.storage import ingest
+start = time.perf_counter()
+r = ingest([sys.argv[1]], parquet_dir=sys.argv[2], cluster=sys.argv[3], progress=False)
+print(json.dumps({"stored": r.stored, "failed": r.failed, "seconds": time.perf_counter() - start,
+                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def bench_rss(work: Path, sizes: list[int]) -> list[dict[str, Any]]:
+    from distributed import LocalCluster
+
+    rows = []
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None, silence_logs=40) as lc:
+        for n in sizes:
+            corpus = work / f"rss-{n}"
+            make_corpus(corpus, n)
+            out = work / f"rss-{n}-pq"
+            env = {**os.environ, "PYTHONPATH": str(ROOT)}
+            res = subprocess.run(
+                [sys.executable, "-c", _RSS_CHILD, str(corpus), str(out), lc.scheduler_address],
+                capture_output=True,
+                text=True,
+                env=env,
+                check=True,
+            )
+            data = json.loads(res.stdout.strip().splitlines()[-1])
+            rows.append({"what": "client peak RSS, 2-worker LocalCluster -> Parquet", "games": n, **data})
+            print(json.dumps(rows[-1]), flush=True)
+            shutil.rmtree(corpus)
+            if n != max(sizes):
+                shutil.rmtree(out)
+    return rows
+
+
+def build_big(base: Path, big: Path, games: int) -> int:
+    """Replicate the dataset ``base`` under new game ids until it holds ``games`` games (one new version)."""
+    import duckdb
+
+    from brass_stats.storage.corpus import open_corpus
+    from brass_stats.storage.dataset import PARTITION_COLUMNS, DatasetWriter, new_batch_id
+    from brass_stats.storage.tables import SCHEMAS
+
+    con = open_corpus(parquet=base)
+    n = con.execute("SELECT count(*) FROM games").fetchone()[0]
+    copies = -(-games // n)
+    batch = new_batch_id()
+    files: list[str] = []
+    with DatasetWriter(big) as w:
+        root = w.root.resolve()
+        for name in SCHEMAS:
+            cols = [r[0] for r in con.execute(f"DESCRIBE {name}").fetchall()]
+            parts = "" if all(c in cols for c in PARTITION_COLUMNS) else ", g.edition, g.player_count"
+            join = "" if not parts else " JOIN games g USING (game_id)"
+            # copy k of a game: its id with the first 4 hex digits replaced by k (ids stay 16 hex, unique,
+            # and grouped by copy, so row groups hold narrow id ranges)
+            select = (
+                f"SELECT t.* REPLACE (lpad(printf('%x', k.range), 4, '0') || substr(t.game_id, 5) AS game_id){parts} "
+                f"FROM range({copies}) k, {name} t{join}"
+            )
+            (root / name).mkdir(parents=True, exist_ok=True)
+            rows = con.execute(
+                f"COPY ({select}) TO '{root / name}' (FORMAT PARQUET, COMPRESSION zstd, "
+                f"PARTITION_BY ({', '.join(PARTITION_COLUMNS)}), FILENAME_PATTERN 'part-{batch}-{{i}}', "
+                "OVERWRITE_OR_IGNORE, RETURN_FILES true)"
+            ).fetchall()
+            files += [Path(f).resolve().relative_to(root).as_posix() for f in rows[0][1]]
+        w.commit(batch, files, games=n * copies, base=True)
+    del duckdb
+    return n * copies
+
+
+# each player's income level as each round ended (the round's last snapshot), averaged per round
+MEAN_INCOME_CURVE = """
+SELECT round, avg(income_level) AS mean_income_level, count(*) AS player_rounds
+FROM (
+  SELECT game_id, round, seat, arg_max(income_level, action_index) AS income_level
+  FROM turn_snapshots GROUP BY game_id, round, seat
+)
+GROUP BY round ORDER BY round
+"""
+
+
+def bench_queries(big: Path, repeat: int) -> list[dict[str, Any]]:
+    import io
+    from contextlib import redirect_stdout
+
+    from click.testing import CliRunner
+
+    from brass_stats.analysis.cli import income_command, vp_command
+    from brass_stats.analysis.corpus_cli import stats_command
+    from brass_stats.storage.corpus import open_corpus
+
+    con = open_corpus(parquet=big)
+    games = con.execute("SELECT count(*) FROM games").fetchone()[0]
+    gid = con.execute(f"SELECT game_id FROM games ORDER BY game_id LIMIT 1 OFFSET {games // 2}").fetchone()[0]
+    runner = CliRunner()
+    cases: list[tuple[str, Any]] = []
+    for dim in ("seat", "strategy", "opening"):
+        cases.append(
+            (f"stats --by {dim}", lambda d=dim: runner.invoke(stats_command, ["--parquet", str(big), "--by", d]))
+        )
+    cases.append(("income GAME", lambda: runner.invoke(income_command, [gid, "--parquet", str(big)])))
+    cases.append(("vp GAME", lambda: runner.invoke(vp_command, [gid, "--parquet", str(big)])))
+    cases.append(("mean income curve (corpus)", lambda: open_corpus(parquet=big).execute(MEAN_INCOME_CURVE).df()))
+    rows = []
+    for what, fn in cases:
+        times, cpu = [], []
+        for _ in range(repeat):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            with redirect_stdout(io.StringIO()):
+                res = fn()
+            times.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)  # every thread of this process (DuckDB's too)
+            if hasattr(res, "exit_code"):
+                assert res.exit_code == 0, res.output
+        rows.append(
+            {
+                "what": what,
+                "games": games,
+                "median_wall_s": round(statistics.median(times), 3),
+                "median_cpu_s": round(statistics.median(cpu), 3),
+            }
+        )
+        print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=400, help="games for the throughput rows")
+    ap.add_argument("--rss-games", default="1000,10000", help="comma-separated corpus sizes for client memory")
+    ap.add_argument("--big", type=int, default=100_000, help="games in the dataset for query latency (0: skip)")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--only", default="ingest,rss,queries")
+    ap.add_argument("--work", type=Path, default=None, help="working folder (default: a temporary one)")
+    args = ap.parse_args()
+    only = set(args.only.split(","))
+    work = args.work or Path(tempfile.mkdtemp(prefix="bench-scale-"))
+    work.mkdir(parents=True, exist_ok=True)
+    print(json.dumps({"cpus": os.cpu_count(), "python": sys.version.split()[0], "work": str(work)}), flush=True)
+    try:
+        corpus = work / "corpus"
+        if "ingest" in only or "queries" in only:
+            actions = make_corpus(corpus, args.games)
+            print(json.dumps({"corpus_games": args.games, "corpus_actions": actions}), flush=True)
+        if "ingest" in only:
+            bench_ingest(corpus, args.repeat)
+        if "rss" in only:
+            bench_rss(work, [int(x) for x in args.rss_games.split(",") if x])
+        if "queries" in only and args.big:
+            base = work / "base-pq"
+            if not base.exists():
+                ingest([corpus], parquet_dir=base, workers=2, progress=False)
+            big = work / f"big-{args.big}-pq"
+            if not big.exists():  # building it takes minutes: reuse it with --work
+                start = time.perf_counter()
+                n = build_big(base, big, args.big)
+                seconds = round(time.perf_counter() - start, 1)
+                print(json.dumps({"built_dataset_games": n, "seconds": seconds}), flush=True)
+            bench_queries(big, args.repeat)
+    finally:
+        if args.work is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

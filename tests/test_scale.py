@@ -1,0 +1,296 @@
+"""Ingest that scales out: one per-game function for local processes and a Dask cluster, workers writing
+their own batches, whole batches committed, runs that can be killed and run again (issue 14, 15, 11)."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import GOLDEN_GAMES, convert_golden
+
+from brass_stats.analysis.cli import vp_command
+from brass_stats.analysis.corpus_cli import stats_command
+from brass_stats.bots import RandomBot, play_game
+from brass_stats.bots.selfplay import generate
+from brass_stats.cli import main
+from brass_stats.storage import SCHEMAS, Store, ingest
+from brass_stats.storage.corpus import all_schemas, open_corpus
+from brass_stats.storage.dataset import dataset_files, read_commits
+from brass_stats.storage.ingest import (
+    BatchResult,
+    DatasetCommitter,
+    IngestReport,
+    InlineRunner,
+    WorkerLost,
+    run_batch,
+    run_import,
+    staging_dir,
+)
+
+RANDOM_GAMES = ((2, 31), (3, 32), (4, 33), (2, 34))
+TIMESTAMPS = {"imported_at", "recorded_at"}
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("logs")
+    for name in GOLDEN_GAMES:
+        convert_golden(name).save(d / f"{name}.json")
+    for n, seed in RANDOM_GAMES:
+        play_game([RandomBot()] * n, seed).save(d / f"random-{n}p-{seed}.json")
+    (d / "zz-broken.json").write_text('{"format": "brass-stats-log", ', encoding="utf-8")
+    return d
+
+
+N_GAMES = len(GOLDEN_GAMES) + len(RANDOM_GAMES)
+
+
+def table_rows(con: object, name: str) -> list[tuple[object, ...]]:
+    cols = [r[0] for r in con.execute(f'DESCRIBE "{name}"').fetchall() if r[0] not in TIMESTAMPS]  # type: ignore[attr-defined]
+    return con.execute(f'SELECT {", ".join(cols)} FROM "{name}" ORDER BY ALL').fetchall()  # type: ignore[attr-defined]
+
+
+def assert_same_rows(a: object, b: object) -> None:
+    for name in all_schemas():
+        rows = table_rows(a, name)
+        assert rows, name
+        assert rows == table_rows(b, name), name
+
+
+def test_cluster_ingest_equals_local_ingest_row_for_row(logs: Path, tmp_path: Path) -> None:
+    db, pq = tmp_path / "local.duckdb", tmp_path / "cluster"
+    local = ingest([logs], db, workers=1, progress=False)
+    assert (local.stored, local.failed) == (N_GAMES, 1)
+    res = CliRunner().invoke(
+        main, ["ingest", str(logs), "--parquet", str(pq), "--cluster", "local:2", "--batch-size", "2"]
+    )
+    assert res.exit_code == 1, res.output  # the broken file
+    assert f"{N_GAMES} stored, 0 skipped (already stored), 1 failed" in res.output
+    assert "failures by rule: log.format 1" in res.output
+    assert_same_rows(open_corpus(db=db), open_corpus(parquet=pq))
+    # Hive partitions by edition and player count; the run's batches merged into one commit
+    assert {p.name for p in (pq / "actions" / "edition=birmingham").iterdir()} == {
+        "player_count=2",
+        "player_count=3",
+        "player_count=4",
+    }
+    assert len(read_commits(pq)) == 1
+    assert not [p for p in pq.rglob(".*")]
+    again = CliRunner().invoke(main, ["ingest", str(logs), "--parquet", str(pq), "--cluster", "local:2"])
+    assert f"0 stored, {N_GAMES} skipped (already stored), 1 failed" in again.output  # known ids reach the workers
+    runner = CliRunner()
+    for dimension in ("seat", "strategy", "opening"):
+        a = runner.invoke(stats_command, ["--by", dimension, "--min-games", "1", "--format", "csv", "--db", str(db)])
+        b = runner.invoke(
+            stats_command, ["--by", dimension, "--min-games", "1", "--format", "csv", "--parquet", str(pq)]
+        )
+        assert a.exit_code == 0 and a.output == b.output
+    gid = open_corpus(db=db).execute("SELECT min(game_id) FROM games").fetchone()[0]
+    a = runner.invoke(vp_command, [gid, "--format", "csv", "--db", str(db)])
+    b = runner.invoke(vp_command, [gid, "--format", "csv", "--parquet", str(pq)])
+    assert a.exit_code == 0 and a.output == b.output
+
+
+def test_selfplay_on_a_cluster_writes_the_same_bytes(tmp_path: Path) -> None:
+    local = generate(3, 2, 7, ["random"], tmp_path / "local", workers=1, progress=False)
+    res = CliRunner().invoke(
+        main,
+        [
+            "selfplay",
+            "-n",
+            "3",
+            "-p",
+            "2",
+            "-s",
+            "7",
+            "-b",
+            "random",
+            "-o",
+            str(tmp_path / "c"),
+            "--cluster",
+            "local:2",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    for p in local:
+        assert (tmp_path / "c" / p.name).read_bytes() == p.read_bytes()
+    assert sorted(x.name for x in (tmp_path / "c").iterdir()) == sorted(p.name for p in local)
+
+
+def test_two_local_workers_write_the_same_dataset_as_one(logs: Path, tmp_path: Path) -> None:
+    one = ingest([logs], parquet_dir=tmp_path / "one", workers=1, progress=False, batch_size=3)
+    two = ingest([logs], parquet_dir=tmp_path / "two", workers=2, progress=False, batch_size=1)
+    assert (one.stored, one.failed) == (two.stored, two.failed) == (N_GAMES, 1)
+    assert_same_rows(open_corpus(parquet=tmp_path / "one"), open_corpus(parquet=tmp_path / "two"))
+
+
+def test_appending_to_a_dataset_and_importing_again(logs: Path, tmp_path: Path) -> None:
+    part = tmp_path / "part"
+    part.mkdir()
+    for p in sorted(logs.glob("random-*.json"))[:2]:
+        shutil.copy(p, part / p.name)
+    pq = tmp_path / "pq"
+    first = ingest([part], parquet_dir=pq, workers=1, progress=False)
+    assert first.stored == 2
+    second = ingest([logs], parquet_dir=pq, workers=1, progress=False)
+    assert (second.stored, second.skipped, second.failed) == (N_GAMES - 2, 2, 1)
+    third = ingest([logs], parquet_dir=pq, workers=1, progress=False)
+    assert (third.stored, third.skipped, third.actions) == (0, N_GAMES, 0)  # skipped before replaying
+    con = open_corpus(parquet=pq)
+    assert con.execute("SELECT count(*), count(DISTINCT game_id) FROM games").fetchone() == (N_GAMES, N_GAMES)
+    assert con.execute("SELECT count(*) FROM failures").fetchone() == (1,)  # the latest failure per file
+
+
+def test_a_game_met_twice_in_one_run_is_stored_once(logs: Path, tmp_path: Path) -> None:
+    d = tmp_path / "in"
+    d.mkdir()
+    src = next(iter(sorted(logs.glob("random-*.json"))))
+    for name in ("a.json", "b.json", "c.json"):
+        shutil.copy(src, d / name)
+    for kwargs in ({"parquet_dir": tmp_path / "pq"}, {"db": tmp_path / "g.duckdb"}):
+        report = ingest([d], workers=1, progress=False, batch_size=1, **kwargs)  # type: ignore[arg-type]
+        assert (report.stored, report.skipped) == (1, 2)
+    for con in (open_corpus(parquet=tmp_path / "pq"), open_corpus(db=tmp_path / "g.duckdb")):
+        assert con.execute("SELECT count(*) FROM games").fetchone() == (1,)
+        assert con.execute("SELECT count(DISTINCT action_index) = count(*) FROM actions").fetchone() == (True,)
+
+
+def test_one_bad_file_never_stops_an_import(logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ingest_module = importlib.import_module("brass_stats.storage.ingest")  # the package's `ingest` is the function
+    real = ingest_module.game_tables
+
+    def buggy(replay: object, source_file: str | None) -> dict:
+        if source_file and "random-3p" in source_file:
+            raise RuntimeError("a bug in building the tables")
+        return real(replay, source_file)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ingest_module, "game_tables", buggy)
+    for kwargs in ({"parquet_dir": tmp_path / "pq"}, {"db": tmp_path / "g.duckdb"}):
+        # one batch holds every file: the good games of the batch are still stored
+        report = ingest([logs], workers=1, progress=False, batch_size=100, **kwargs)  # type: ignore[arg-type]
+        assert (report.stored, report.failed) == (N_GAMES - 1, 2)
+        assert dict(report.by_rule()) == {"internal": 1, "log.format": 1}
+    for con in (open_corpus(parquet=tmp_path / "pq"), open_corpus(db=tmp_path / "g.duckdb")):
+        kinds = con.execute("SELECT error_kind, rule, message FROM failures ORDER BY error_kind").fetchall()
+        assert [k[:2] for k in kinds] == [("format", "log.format"), ("internal", "internal")]
+        assert "a bug in building the tables" in kinds[1][2]
+        assert con.execute("SELECT count(*) FROM games").fetchone() == (N_GAMES - 1,)
+
+
+class _Dead:
+    """A task whose worker process died."""
+
+
+class _DyingRunner(InlineRunner):
+    """Runs in this process, but the batch holding ``killer`` loses its worker (as if the file crashed it)."""
+
+    def __init__(self, killer: str) -> None:
+        super().__init__(frozenset())
+        self.killer = killer
+        self.alone_calls: list[str] = []
+
+    def submit(self, paths: list[str], dest: str, batch: str, partitioned: bool) -> object:
+        if any(self.killer in p for p in paths):
+            return _Dead()
+        return super().submit(paths, dest, batch, partitioned)
+
+    def result(self, fut: object) -> BatchResult:
+        if isinstance(fut, _Dead):
+            raise WorkerLost("worker died")
+        return super().result(fut)  # type: ignore[arg-type]
+
+    def alone(self, path: str, dest: str, partitioned: bool) -> BatchResult:
+        self.alone_calls.append(path)
+        if self.killer in path:
+            from brass_stats.storage.ingest import worker_died
+
+            return worker_died(path, dest, "died")
+        return super().alone(path, dest, partitioned)
+
+
+def test_a_file_that_kills_its_worker_costs_only_that_file(logs: Path, tmp_path: Path) -> None:
+    from brass_stats.storage.dataset import DatasetWriter
+    from brass_stats.storage.ingest import iter_game_files
+
+    runner = _DyingRunner("random-4p")
+    report = IngestReport()
+    with DatasetWriter(tmp_path / "pq") as w:
+        run_import(iter_game_files([logs]), runner, DatasetCommitter(w, set()), report, 4, 1, lambda n: None)
+    files = sorted(str(p) for p in logs.glob("*.json"))
+    assert runner.alone_calls == files[4:]  # the dead batch's files, each in a process of its own
+    assert (report.stored, report.failed, report.files) == (N_GAMES - 1, 2, N_GAMES + 1)
+    con = open_corpus(parquet=tmp_path / "pq")
+    died = con.execute("SELECT file, rule FROM failures WHERE error_kind = 'internal'").fetchall()
+    assert len(died) == 1 and "random-4p" in died[0][0]
+
+
+def test_leftovers_of_a_killed_run_are_invisible_and_removed(logs: Path, tmp_path: Path) -> None:
+    pq = tmp_path / "pq"
+    ingest([sorted(logs.glob("random-*.json"))[0]], parquet_dir=pq, workers=1, progress=False)
+    # a worker finished a batch but the run was killed before committing it; another was killed mid-write
+    files = sorted(str(p) for p in logs.glob("*.json"))
+    run_batch(files[:3], frozenset(), str(pq), "killed", True)
+    (pq / "actions" / ".part-half.parquet.tmp").write_bytes(b"PAR1")
+    assert open_corpus(parquet=pq).execute("SELECT count(*) FROM games").fetchone() == (1,)
+    again = ingest([logs], parquet_dir=pq, workers=1, progress=False)
+    assert again.stored == N_GAMES - 1
+    con = open_corpus(parquet=pq)
+    assert con.execute("SELECT count(*), count(DISTINCT game_id) FROM games").fetchone() == (N_GAMES, N_GAMES)
+    live = {str(f) for fs in dataset_files(pq).values() for f in fs}
+    assert not [p for p in pq.rglob("*.parquet") if str(p) not in live]
+    assert not [p for p in pq.rglob(".*")]
+    # the DuckDB import: staged batches of a killed run are removed, never loaded twice
+    db = tmp_path / "g.duckdb"
+    ingest([files[0]], db, workers=1, progress=False)
+    run_batch(files[:3], frozenset(), str(staging_dir(db)), "killed", False)
+    again = ingest([logs], db, workers=1, progress=False)
+    assert again.stored == N_GAMES - 1
+    assert not staging_dir(db).exists()
+    with Store(db) as s:
+        assert s.con.execute("SELECT count(*), count(DISTINCT game_id) FROM games").fetchone() == (N_GAMES, N_GAMES)
+
+
+@pytest.mark.parametrize("store", ["parquet", "db"])
+def test_a_run_killed_part_way_and_run_again_stores_every_game_once(logs: Path, tmp_path: Path, store: str) -> None:
+    target = tmp_path / ("pq" if store == "parquet" else "g.duckdb")
+    args = [sys.executable, "-m", "brass_stats.cli", "ingest", str(logs), f"--{store}", str(target)]
+    args += ["--workers", "1", "--batch-size", "1"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
+    p = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # kill it (SIGKILL: no clean-up) once it has committed something
+    committed = (lambda: len(read_commits(target)) >= 2) if store == "parquet" else (lambda: target.exists())
+    deadline = time.monotonic() + 120
+    while p.poll() is None and not committed() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if store == "db":
+        time.sleep(0.5)
+    if p.poll() is None:
+        p.send_signal(signal.SIGKILL)
+    p.wait(timeout=60)
+    again = ingest([logs], **{"parquet_dir" if store == "parquet" else "db": target}, workers=1, progress=False)
+    con = open_corpus(**{store: target})  # type: ignore[arg-type]
+    assert con.execute("SELECT count(*), count(DISTINCT game_id) FROM games").fetchone() == (N_GAMES, N_GAMES)
+    for name in SCHEMAS:
+        orphans = con.execute(f'SELECT count(*) FROM "{name}" WHERE game_id NOT IN (SELECT game_id FROM games)')
+        assert orphans.fetchone() == (0,), name
+    whole = (
+        "SELECT count(*) FROM games g WHERE n_actions = (SELECT count(*) FROM actions a WHERE a.game_id = g.game_id)"
+    )
+    assert con.execute(whole).fetchone() == (N_GAMES,)
+    assert again.stored + again.skipped == N_GAMES
+
+
+def test_ingest_needs_a_store_and_rejects_bad_cluster_specs(logs: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    res = runner.invoke(main, ["ingest", str(logs)])
+    assert res.exit_code == 2 and "--db FILE" in res.output
+    res = runner.invoke(main, ["ingest", str(logs), "--parquet", str(tmp_path / "x"), "--cluster", "local:zero"])
+    assert res.exit_code == 2 and "local:N" in res.output
