@@ -21,6 +21,7 @@ from brass_stats.analysis.corpus_cli import stats_command
 from brass_stats.bots import RandomBot, play_game
 from brass_stats.bots.selfplay import generate
 from brass_stats.cli import main
+from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.storage import SCHEMAS, Store, ingest
 from brass_stats.storage.corpus import all_schemas, open_corpus
 from brass_stats.storage.dataset import dataset_files, read_commits
@@ -42,7 +43,7 @@ TIMESTAMPS = {"imported_at", "recorded_at"}
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     d = tmp_path_factory.mktemp("logs")
-    for name in GOLDEN_GAMES:
+    for name in GOLDEN_GAMES:  # imported as played: gm7vza-4p's server let a seat place 16 links (D1)
         convert_golden(name).save(d / f"{name}.json")
     for n, seed in RANDOM_GAMES:
         play_game([RandomBot()] * n, seed).save(d / f"random-{n}p-{seed}.json")
@@ -67,10 +68,10 @@ def assert_same_rows(a: object, b: object) -> None:
 
 def test_cluster_ingest_equals_local_ingest_row_for_row(logs: Path, tmp_path: Path) -> None:
     db, pq = tmp_path / "local.duckdb", tmp_path / "cluster"
-    local = ingest([logs], db, workers=1, progress=False)
+    local = ingest([logs], db, workers=1, progress=False, policy=AS_PLAYED)
     assert (local.stored, local.failed) == (N_GAMES, 1)
     res = CliRunner().invoke(
-        main, ["ingest", str(logs), "--parquet", str(pq), "--cluster", "local:2", "--batch-size", "2"]
+        main, ["ingest", str(logs), "--parquet", str(pq), "--cluster", "local:2", "--batch-size", "2", "--as-played"]
     )
     assert res.exit_code == 1, res.output  # the broken file
     assert f"{N_GAMES} stored, 0 skipped (already stored), 1 failed" in res.output
@@ -84,7 +85,7 @@ def test_cluster_ingest_equals_local_ingest_row_for_row(logs: Path, tmp_path: Pa
     }
     assert len(read_commits(pq)) == 1
     assert not [p for p in pq.rglob(".*")]
-    again = CliRunner().invoke(main, ["ingest", str(logs), "--parquet", str(pq), "--cluster", "local:2"])
+    again = CliRunner().invoke(main, ["ingest", str(logs), "--parquet", str(pq), "--cluster", "local:2", "--as-played"])
     assert f"0 stored, {N_GAMES} skipped (already stored), 1 failed" in again.output  # known ids reach the workers
     runner = CliRunner()
     for dimension in ("seat", "strategy", "opening"):
@@ -126,8 +127,8 @@ def test_selfplay_on_a_cluster_writes_the_same_bytes(tmp_path: Path) -> None:
 
 
 def test_two_local_workers_write_the_same_dataset_as_one(logs: Path, tmp_path: Path) -> None:
-    one = ingest([logs], parquet_dir=tmp_path / "one", workers=1, progress=False, batch_size=3)
-    two = ingest([logs], parquet_dir=tmp_path / "two", workers=2, progress=False, batch_size=1)
+    one = ingest([logs], parquet_dir=tmp_path / "one", workers=1, progress=False, policy=AS_PLAYED, batch_size=3)
+    two = ingest([logs], parquet_dir=tmp_path / "two", workers=2, progress=False, policy=AS_PLAYED, batch_size=1)
     assert (one.stored, one.failed) == (two.stored, two.failed) == (N_GAMES, 1)
     assert_same_rows(open_corpus(parquet=tmp_path / "one"), open_corpus(parquet=tmp_path / "two"))
 
@@ -138,11 +139,11 @@ def test_appending_to_a_dataset_and_importing_again(logs: Path, tmp_path: Path) 
     for p in sorted(logs.glob("random-*.json"))[:2]:
         shutil.copy(p, part / p.name)
     pq = tmp_path / "pq"
-    first = ingest([part], parquet_dir=pq, workers=1, progress=False)
+    first = ingest([part], parquet_dir=pq, workers=1, progress=False, policy=AS_PLAYED)
     assert first.stored == 2
-    second = ingest([logs], parquet_dir=pq, workers=1, progress=False)
+    second = ingest([logs], parquet_dir=pq, workers=1, progress=False, policy=AS_PLAYED)
     assert (second.stored, second.skipped, second.failed) == (N_GAMES - 2, 2, 1)
-    third = ingest([logs], parquet_dir=pq, workers=1, progress=False)
+    third = ingest([logs], parquet_dir=pq, workers=1, progress=False, policy=AS_PLAYED)
     assert (third.stored, third.skipped, third.actions) == (0, N_GAMES, 0)  # skipped before replaying
     con = open_corpus(parquet=pq)
     assert con.execute("SELECT count(*), count(DISTINCT game_id) FROM games").fetchone() == (N_GAMES, N_GAMES)
@@ -156,7 +157,7 @@ def test_a_game_met_twice_in_one_run_is_stored_once(logs: Path, tmp_path: Path) 
     for name in ("a.json", "b.json", "c.json"):
         shutil.copy(src, d / name)
     for kwargs in ({"parquet_dir": tmp_path / "pq"}, {"db": tmp_path / "g.duckdb"}):
-        report = ingest([d], workers=1, progress=False, batch_size=1, **kwargs)  # type: ignore[arg-type]
+        report = ingest([d], workers=1, progress=False, policy=AS_PLAYED, batch_size=1, **kwargs)  # type: ignore[arg-type]
         assert (report.stored, report.skipped) == (1, 2)
     for con in (open_corpus(parquet=tmp_path / "pq"), open_corpus(db=tmp_path / "g.duckdb")):
         assert con.execute("SELECT count(*) FROM games").fetchone() == (1,)
@@ -175,7 +176,7 @@ def test_one_bad_file_never_stops_an_import(logs: Path, tmp_path: Path, monkeypa
     monkeypatch.setattr(ingest_module, "game_tables", buggy)
     for kwargs in ({"parquet_dir": tmp_path / "pq"}, {"db": tmp_path / "g.duckdb"}):
         # one batch holds every file: the good games of the batch are still stored
-        report = ingest([logs], workers=1, progress=False, batch_size=100, **kwargs)  # type: ignore[arg-type]
+        report = ingest([logs], workers=1, progress=False, policy=AS_PLAYED, batch_size=100, **kwargs)  # type: ignore[arg-type]
         assert (report.stored, report.failed) == (N_GAMES - 1, 2)
         assert dict(report.by_rule()) == {"internal": 1, "log.format": 1}
     for con in (open_corpus(parquet=tmp_path / "pq"), open_corpus(db=tmp_path / "g.duckdb")):
@@ -193,7 +194,7 @@ class _DyingRunner(InlineRunner):
     """Runs in this process, but the batch holding ``killer`` loses its worker (as if the file crashed it)."""
 
     def __init__(self, killer: str) -> None:
-        super().__init__(frozenset())
+        super().__init__(frozenset(), AS_PLAYED)  # the golden gm7vza-4p as played (D1)
         self.killer = killer
         self.alone_calls: list[str] = []
 
@@ -234,13 +235,13 @@ def test_a_file_that_kills_its_worker_costs_only_that_file(logs: Path, tmp_path:
 
 def test_leftovers_of_a_killed_run_are_invisible_and_removed(logs: Path, tmp_path: Path) -> None:
     pq = tmp_path / "pq"
-    ingest([sorted(logs.glob("random-*.json"))[0]], parquet_dir=pq, workers=1, progress=False)
+    ingest([sorted(logs.glob("random-*.json"))[0]], parquet_dir=pq, workers=1, progress=False, policy=AS_PLAYED)
     # a worker finished a batch but the run was killed before committing it; another was killed mid-write
     files = sorted(str(p) for p in logs.glob("*.json"))
     run_batch(files[:3], frozenset(), str(pq), "killed", True)
     (pq / "actions" / ".part-half.parquet.tmp").write_bytes(b"PAR1")
     assert open_corpus(parquet=pq).execute("SELECT count(*) FROM games").fetchone() == (1,)
-    again = ingest([logs], parquet_dir=pq, workers=1, progress=False)
+    again = ingest([logs], parquet_dir=pq, workers=1, progress=False, policy=AS_PLAYED)
     assert again.stored == N_GAMES - 1
     con = open_corpus(parquet=pq)
     assert con.execute("SELECT count(*), count(DISTINCT game_id) FROM games").fetchone() == (N_GAMES, N_GAMES)
@@ -249,9 +250,9 @@ def test_leftovers_of_a_killed_run_are_invisible_and_removed(logs: Path, tmp_pat
     assert not [p for p in pq.rglob(".*")]
     # the DuckDB import: staged batches of a killed run are removed, never loaded twice
     db = tmp_path / "g.duckdb"
-    ingest([files[0]], db, workers=1, progress=False)
+    ingest([files[0]], db, workers=1, progress=False, policy=AS_PLAYED)
     run_batch(files[:3], frozenset(), str(staging_dir(db)), "killed", False)
-    again = ingest([logs], db, workers=1, progress=False)
+    again = ingest([logs], db, workers=1, progress=False, policy=AS_PLAYED)
     assert again.stored == N_GAMES - 1
     assert not staging_dir(db).exists()
     with Store(db) as s:
@@ -261,7 +262,7 @@ def test_leftovers_of_a_killed_run_are_invisible_and_removed(logs: Path, tmp_pat
 @pytest.mark.parametrize("store", ["parquet", "db"])
 def test_a_run_killed_part_way_and_run_again_stores_every_game_once(logs: Path, tmp_path: Path, store: str) -> None:
     target = tmp_path / ("pq" if store == "parquet" else "g.duckdb")
-    args = [sys.executable, "-m", "brass_stats.cli", "ingest", str(logs), f"--{store}", str(target)]
+    args = [sys.executable, "-m", "brass_stats.cli", "ingest", str(logs), f"--{store}", str(target), "--as-played"]
     args += ["--workers", "1", "--batch-size", "1"]
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
     p = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -275,7 +276,9 @@ def test_a_run_killed_part_way_and_run_again_stores_every_game_once(logs: Path, 
     if p.poll() is None:
         p.send_signal(signal.SIGKILL)
     p.wait(timeout=60)
-    again = ingest([logs], **{"parquet_dir" if store == "parquet" else "db": target}, workers=1, progress=False)
+    again = ingest(
+        [logs], **{"parquet_dir" if store == "parquet" else "db": target}, workers=1, progress=False, policy=AS_PLAYED
+    )
     con = open_corpus(**{store: target})  # type: ignore[arg-type]
     assert con.execute("SELECT count(*), count(DISTINCT game_id) FROM games").fetchone() == (N_GAMES, N_GAMES)
     for name in SCHEMAS:
