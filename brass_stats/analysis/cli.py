@@ -15,7 +15,7 @@ from ..errors import BrassError
 from ..exitcodes import BAD_INPUT
 from ..output import emit, format_option
 from ..storage.corpus import EXIT_BUSY, CorpusBusy, CorpusRef, corpus_options
-from ..storage.lookup import GAME_HELP
+from ..storage.lookup import GAME_HELP, list_games
 from . import games as A
 from .stats import as_percentages, corpus_summary, stats_by
 
@@ -183,7 +183,32 @@ def demo_command(out: Path, workers: int | None) -> None:
     click.echo(f"Done in {time.perf_counter() - start:.1f} s.")
 
 
-COMMANDS = [income_command, vp_command, report_command, demo_command]
+@click.command("games")
+@corpus_options(required=True, what="the stored games to list")
+@FORMAT
+def games_command(corpus: CorpusRef, fmt: str) -> None:
+    """List the stored games: id, source file, the source's own game id, edition, players, winner and flags.
+
+    Any of the first three names the game for every command that takes GAME (a unique prefix of the
+    game id is enough; it is matched literally). ``declared_result_disagrees`` marks a legal game whose
+    declared result differs from the replay; ``deviations`` counts rulebook departures stored as played.
+    """
+    try:
+        con = corpus.connect()
+    except CorpusBusy as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(EXIT_BUSY)
+    except BrassError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(BAD_INPUT)
+    table = list_games(con)
+    if table.empty:
+        click.echo(f"no games stored in {corpus}", err=True)
+        return
+    emit(table, fmt)
+
+
+COMMANDS = [income_command, vp_command, report_command, demo_command, games_command]
 
 
 __all__ = ["COMMANDS", "emit"]

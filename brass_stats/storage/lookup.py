@@ -81,3 +81,43 @@ def resolve_game(con: Any, game: str, where: str = "the database") -> str:
         shown = ", ".join(ids[:5]) + (" ..." if len(ids) > 5 else "")
         raise GameNotFound(f"{game!r} matches {len(ids)} games by {what} in {where} ({shown}); give more of the id")
     return ids[0]
+
+
+def list_games(con: Any) -> Any:
+    """Every stored game, one row each: what ``brass-stats games`` prints (a pandas DataFrame).
+
+    Columns: ``game_id``, ``source_file``, ``source_game_id`` (e.g. a server room code), ``edition``,
+    ``players`` (names in seat order), ``winner``, ``declared_result_disagrees`` and ``deviations``
+    (how many departures from the rulebook were accepted as played). Games that predate a column get
+    NULL there.
+
+    >>> import duckdb
+    >>> con = duckdb.connect()
+    >>> _ = con.execute("CREATE TABLE games (game_id VARCHAR, source_file VARCHAR, edition VARCHAR, winner VARCHAR)")
+    >>> _ = con.execute("CREATE TABLE players (game_id VARCHAR, seat INTEGER, name VARCHAR)")
+    >>> _ = con.execute("INSERT INTO games VALUES ('0a1b2c3d4e5f6a7b', 'g.json', 'birmingham', 'Bo')")
+    >>> _ = con.execute("INSERT INTO players VALUES ('0a1b2c3d4e5f6a7b', 1, 'Bo'), ('0a1b2c3d4e5f6a7b', 0, 'Al')")
+    >>> list_games(con)[["game_id", "players", "winner"]].values.tolist()
+    [['0a1b2c3d4e5f6a7b', 'Al, Bo', 'Bo']]
+    """
+    cols = _columns(con)
+
+    def col(name: str, expr: str | None = None) -> str:
+        return f"{expr or 'g.' + name} AS {name}" if name in cols else f"NULL AS {name}"
+
+    disagrees = "NOT g.declared_result_matches" if "declared_result_matches" in cols else None
+    sql = f"""
+        SELECT g.game_id, g.source_file, {col("source_game_id")}, g.edition,
+               (SELECT string_agg(p.name, ', ' ORDER BY p.seat) FROM players p WHERE p.game_id = g.game_id)
+                   AS players,
+               g.winner,
+               {f"{disagrees} AS declared_result_disagrees" if disagrees else "NULL AS declared_result_disagrees"},
+               {
+        col("n_deviations", "g.n_deviations").replace("AS n_deviations", "AS deviations")
+        if "n_deviations" in cols
+        else "NULL AS deviations"
+    }
+        FROM games g
+        ORDER BY g.edition, g.source_file, g.game_id
+    """
+    return con.execute(sql).df()
