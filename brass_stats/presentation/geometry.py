@@ -15,6 +15,8 @@ import json
 from functools import cache
 from importlib import resources
 
+from ..replay.notation import INDUSTRY_NAME
+
 PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")
 INDUSTRY_LETTER = {
     "port": "Pt",
@@ -25,16 +27,6 @@ INDUSTRY_LETTER = {
     "manufacturer": "M",
     "pottery": "P",
     "brewery": "B",
-}
-INDUSTRY_NAME = {
-    "port": "Port",
-    "shipyard": "Shipyard",
-    "cotton_mill": "Cotton Mill",
-    "coal_mine": "Coal Mine",
-    "iron_works": "Iron Works",
-    "manufacturer": "Manufacturer",
-    "pottery": "Pottery",
-    "brewery": "Brewery",
 }
 # What a tile's cubes or barrels are, by industry.
 RESOURCE_OF = {"coal_mine": "coal", "iron_works": "iron", "brewery": "beer"}

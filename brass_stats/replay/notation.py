@@ -25,7 +25,8 @@ from ..rules_data import RulesData
 if TYPE_CHECKING:
     from . import Replay, Step
 
-_INDUSTRY = {
+INDUSTRY_NAME = {
+    # industry ids as the rulebook names them (also used by the board drawing)
     "port": "Port",
     "shipyard": "Shipyard",
     "cotton_mill": "Cotton Mill",
@@ -41,7 +42,7 @@ _AFTERMATH = ("income", "canal_era_scoring", "rail_era_scoring", "canal_era_end"
 
 
 def industry(ind: str, level: int | None = None) -> str:
-    name = _INDUSTRY.get(ind, ind.replace("_", " ").title())
+    name = INDUSTRY_NAME.get(ind, ind.replace("_", " ").title())
     if level is None:
         return name
     return f"{name} {_ROMAN[level] if 0 <= level < len(_ROMAN) else level}"
