@@ -66,6 +66,12 @@ def open_page(browser: Browser, path: Path, action: int | None = None) -> tuple[
     return page, problems
 
 
+def at(page: Page, fragment: str) -> bool:
+    """Whether the page reached ``fragment`` (waiting for the key or click to be handled, up to 5 s)."""
+    page.wait_for_function("f => location.hash === f", arg=fragment, timeout=5000)
+    return page.url.endswith(fragment)
+
+
 def shown(page: Page) -> dict[str, list[int]]:
     """Money, income level and VP per player, as the panel table shows them."""
     out: dict[str, list[int]] = {}
@@ -110,19 +116,19 @@ def test_arrow_keys_buttons_and_clicks_step_through_the_game(
 ) -> None:
     page, problems = open_page(browser, pages["real"], 40)
     page.keyboard.press("ArrowRight")
-    assert page.url.endswith("#action=41") and shown(page) == expected(real, 41)
+    assert at(page, "#action=41") and shown(page) == expected(real, 41)
     board_says(page, real, 41)
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
-    assert page.url.endswith("#action=39") and shown(page) == expected(real, 39)
+    assert at(page, "#action=39") and shown(page) == expected(real, 39)
     page.click('#moves li[data-i="70"]')
-    assert page.url.endswith("#action=70") and shown(page) == expected(real, 70)
+    assert at(page, "#action=70") and shown(page) == expected(real, 70)
     board_says(page, real, 70)
     assert page.locator("#moves li.cur").get_attribute("data-i") == "70"
     page.click("#next")
     assert shown(page) == expected(real, 71)
     page.keyboard.press("Home")
-    assert page.url.endswith("#action=-1") and shown(page) == expected(real, -1)
+    assert at(page, "#action=-1") and shown(page) == expected(real, -1)
     page.click("#last")
     last = len(real.steps) - 1
     assert page.title().endswith(f"action {last} of {last}") and shown(page) == expected(real, last)
@@ -131,7 +137,7 @@ def test_arrow_keys_buttons_and_clicks_step_through_the_game(
     assert shown(page) == expected(real, first_rail - 1)
     page.select_option("#round", label="Canal 3")
     first_r3 = next(s.index for s in real.steps if s.era == "canal" and s.era_round == 3)
-    assert page.url.endswith(f"#action={first_r3 - 1}")
+    assert at(page, f"#action={first_r3 - 1}")
     page.eval_on_selector("#slider", "s => { s.value = 12; s.dispatchEvent(new Event('input')); }")
     assert shown(page) == expected(real, 12)
     assert problems == []
@@ -163,7 +169,7 @@ def test_lancashire_viewer(browser: Browser, pages: dict[str, Path]) -> None:
     board_says(page, r, 60)
     for _ in range(5):
         page.keyboard.press("ArrowRight")
-    assert shown(page) == expected(r, 65) and page.url.endswith("#action=65")
+    assert at(page, "#action=65") and shown(page) == expected(r, 65)
     text = page.eval_on_selector("svg.bs-board", "s => s.textContent")
     assert "Distant Cotton Market" in text and "Pt Port" in text
     SHOTS.mkdir(exist_ok=True)
