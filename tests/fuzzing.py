@@ -142,7 +142,7 @@ def seed_logs() -> list[dict[str, Any]]:
     return [json.loads(p.read_text("utf-8")) for p in SEED_FILES]
 
 
-def _nodes(doc: Any) -> list[tuple[Any, Any]]:
+def every_place(doc: Any) -> list[tuple[Any, Any]]:
     """Every (container, key) pair in the document, so any value can be replaced or removed."""
     out: list[tuple[Any, Any]] = []
     stack = [doc]
@@ -157,7 +157,7 @@ def _nodes(doc: Any) -> list[tuple[Any, Any]]:
 
 
 def _strings(doc: Any) -> list[str]:
-    return [c[k] for c, k in _nodes(doc) if isinstance(c[k], str)]
+    return [c[k] for c, k in every_place(doc) if isinstance(c[k], str)]
 
 
 def mutate(doc: dict[str, Any], rng: random.Random, rounds: int) -> dict[str, Any]:
@@ -170,7 +170,7 @@ def mutate(doc: dict[str, Any], rng: random.Random, rounds: int) -> dict[str, An
             doc.pop("result", None)
     gentle = rng.random() < 0.6  # changes that keep the shape, so that the rules get tested, not just the reader
     for _ in range(rounds):
-        nodes = _nodes(doc)
+        nodes = every_place(doc)
         if not nodes:
             break
         container, key = rng.choice(nodes)

@@ -20,6 +20,7 @@ import random
 from typing import Any
 
 from conftest import GOLDEN, GOLDEN_GAMES
+from fuzzing import every_place
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -102,25 +103,11 @@ INTERESTING: list[Any] = [
 ]
 
 
-def _nodes(doc: Any) -> list[tuple[Any, Any]]:
-    """Every (container, key) pair in the document, so any value can be replaced, removed or swapped."""
-    out: list[tuple[Any, Any]] = []
-    stack = [doc]
-    while stack:
-        node = stack.pop()
-        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
-        for k, v in items:
-            out.append((node, k))
-            if isinstance(v, dict | list):
-                stack.append(v)
-    return out
-
-
 def mutate(doc: Any, rng: random.Random, rounds: int) -> Any:
     """``rounds`` structure-aware changes to a copy of ``doc``."""
     doc = copy.deepcopy(doc)
     for _ in range(rounds):
-        nodes = _nodes(doc)
+        nodes = every_place(doc)
         if not nodes:
             return rng.choice(INTERESTING)
         container, key = rng.choice(nodes)
