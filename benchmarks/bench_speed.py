@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from brass_stats.bots import RandomBot, play_game  # noqa: E402
 from brass_stats.engine.legal import legal_actions  # noqa: E402
+from brass_stats.engine.policy import AS_PLAYED  # noqa: E402
 from brass_stats.engine.setup import new_game  # noqa: E402
 from brass_stats.engine.turn import apply_action  # noqa: E402
 from brass_stats.log.format import GameLog  # noqa: E402
@@ -54,6 +55,7 @@ ROWS = ("validate", "tables", "legal", "greedy", "ingest", "rss")
 
 
 def corpus(random_games: int, seed: int) -> list[GameLog]:
+    """The sample games (replayed as played: gm7vza breaks the link limit, D1) and RandomBot games."""
     logs = [GameLog.load(p) for p in sorted((ROOT / "replays").rglob("*.json"))]
     for i in range(random_games):
         logs.append(play_game([RandomBot()] * (2 + i % 3), seed + i))
@@ -69,7 +71,7 @@ def bench_validate(logs: list[GameLog]) -> float:
     actions = 0
     start = time.process_time()
     for log in logs:
-        r = Replay(log, keep_states=False).run()
+        r = Replay(log, policy=AS_PLAYED, keep_states=False).run()
         assert r.error is None and r.finished, r.error
         actions += len(r.steps)
     return actions / (time.process_time() - start)
@@ -79,7 +81,7 @@ def bench_tables(logs: list[GameLog]) -> float:
     actions = 0
     start = time.process_time()
     for log in logs:
-        r = Replay(log, keep_states=True).run()
+        r = Replay(log, policy=AS_PLAYED, keep_states=True).run()
         with gc_paused():
             game_tables(r, None)
         actions += len(r.steps)
@@ -97,7 +99,7 @@ def bench_legal(logs: list[GameLog], every: int) -> dict[str, list[float]]:
                     t0 = time.process_time()
                     legal_actions(state)
                     out[state.era].append(time.process_time() - t0)
-                state, _ = apply_action(state, action)
+                state, _ = apply_action(state, action, AS_PLAYED)
     return out
 
 
@@ -129,7 +131,7 @@ def bench_ingest(folder: Path, workers: int) -> tuple[float, int]:
 
     with tempfile.TemporaryDirectory() as d:
         t0 = time.perf_counter()  # wall clock: the workers' time is not this process's
-        report = ingest([folder], Path(d) / "bench.duckdb", workers=workers, progress=False)
+        report = ingest([folder], Path(d) / "bench.duckdb", workers=workers, progress=False, policy=AS_PLAYED)
         seconds = time.perf_counter() - t0
         assert report.failed == 0, report.failures
         return report.stored / seconds, report.stored
@@ -139,10 +141,11 @@ def peak_rss_of_ingest(folder: Path, workers: int) -> tuple[float, float, float]
     """(seconds, parent peak RSS MiB, largest worker peak RSS MiB) of an ingest run in a fresh child process."""
     code = (
         "import resource, sys, tempfile, time; from pathlib import Path\n"
+        "from brass_stats.engine.policy import AS_PLAYED\n"
         "from brass_stats.storage import ingest\n"
         "with tempfile.TemporaryDirectory() as d:\n"
         "    t0 = time.process_time()\n"
-        f"    r = ingest([Path({str(folder)!r})], Path(d) / 'x.duckdb', workers={workers}, progress=False)\n"
+        f"    r = ingest([Path({str(folder)!r})], Path(d) / 'x.duckdb', workers={workers}, progress=False, policy=AS_PLAYED)\n"
         "    assert r.failed == 0, r.failures[:3]\n"
         "    s = time.process_time() - t0\n"
         "print(s, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,"

@@ -13,6 +13,9 @@ from pathlib import Path
 import pytest
 
 from brass_stats.bots.selfplay import generate
+from brass_stats.engine.policy import AS_PLAYED
+from brass_stats.log.format import GameLog
+from brass_stats.replay import Replay
 
 REPLAYS = Path(__file__).parents[1] / "replays"
 # (folder, players, corpus seed, bots, edition): the commands of replays/README.md
@@ -45,3 +48,25 @@ def test_first_game_of_each_sample_corpus_is_regenerated_byte_for_byte(
     (path,) = generate(1, players, seed, bots.split(","), tmp_path, workers=1, progress=False, edition=edition)
     # the samples keep their first names, game-<seed>-<index>.json (the command now adds edition and players)
     assert path.read_bytes() == (REPLAYS / folder / f"game-{seed}-00000.json").read_bytes()
+
+
+@pytest.mark.parametrize("folder", ["generated", "lancashire"])
+def test_every_sample_game_is_legal_under_the_rulebook(folder: str) -> None:
+    """Strict validation, every file: a sample corpus made before a rule was added must be regenerated."""
+    failures = []
+    for path in sorted((REPLAYS / folder).glob("*.json")):
+        r = Replay(GameLog.load(path), keep_states=False).run()
+        if r.error is not None or not r.finished:
+            failures.append(f"{path.name}: {r.error}")
+    assert failures == []
+
+
+def test_the_real_samples_break_only_the_documented_rule() -> None:
+    """wq9gs6 is legal; gm7vza breaks D1 (16 rail links) at action 117 and nothing before it."""
+    legal = Replay(GameLog.load(REPLAYS / "real" / "wq9gs6-2p.json"), keep_states=False).run()
+    assert legal.error is None and legal.finished
+    broken = Replay(GameLog.load(REPLAYS / "real" / "gm7vza-4p.json"), keep_states=False).run()
+    assert broken.error is not None
+    assert (broken.error.index, broken.error.rule) == (117, "network.link_tiles")
+    as_played = Replay(GameLog.load(REPLAYS / "real" / "gm7vza-4p.json"), policy=AS_PLAYED, keep_states=False).run()
+    assert as_played.error is None and as_played.finished
