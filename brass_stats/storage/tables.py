@@ -639,7 +639,7 @@ class _BoardStatistics:
     def update(self, tiles: dict[str, Tile], links: dict[str, int]) -> None:
         """Move to a new board (``tiles`` and ``links`` are not changed afterwards)."""
         old = self.tiles
-        if tiles is not old:
+        if tiles is not old and tiles != old:  # (tiles compare by identity)
             added = 0
             for ref, t in tiles.items():
                 was = old.get(ref)
@@ -663,7 +663,7 @@ class _BoardStatistics:
                         self._tile(ref, was, -1)
             self.tiles = tiles
         old_links = self.links
-        if links is not old_links:
+        if links is not old_links and links != old_links:
             added = 0
             for link_id, owner in links.items():
                 had = old_links.get(link_id)
@@ -866,27 +866,27 @@ def _per_action_tables(replay: Replay, gid: str) -> dict[str, pa.Table]:
         if st.game_over or st.round != step.round:  # the round ends: the board as it stands
             board.add(step, st, tracker)
         before = st
-    # the last board once more, from scratch: the incremental statistics must agree with it
+    # the last board once more, from scratch: a guard against a miscount in the incremental statistics
     if steps and tracker.rows(over) != _board_statistics(before):
-        raise ValueError(
-            "board statistics kept from board to board disagree with the final board's (a tile changed in place?)"
-        )
+        raise ValueError("board statistics kept from board to board differ from the last board counted from scratch")
 
     n = len(steps)
-    heads = _arrays([(s.era, s.round, s.era_round, s.turn_position) for s in steps], _HEAD)
-    index = pa.array(range(n), type=I32) if all(s.index == i for i, s in enumerate(steps)) else None
-    if index is None:
-        index = pa.array([s.index for s in steps], type=I32)
-    actor = pa.array(actors, type=I32)
-    end_of_turn = pa.array([st.actions_this_turn == 0 for st in states], type=BOOL)
+    head = pa.Table.from_arrays(
+        [
+            pa.array([s.index for s in steps], type=I32),
+            *_arrays([(s.era, s.round, s.era_round, s.turn_position) for s in steps], _HEAD),
+            pa.array(actors, type=I32),
+            pa.array([st.actions_this_turn == 0 for st in states], type=BOOL),
+        ],
+        names=["action_index", *_HEAD.names, "actor", "end_of_turn"],
+    )
     card, locations, industry, level = zip(*values, strict=True) if values else ((), (), (), ())
     actions = {
         "game_id": pa.repeat(pa.scalar(gid, STR), n),
-        "action_index": index,
-        **dict(zip(_HEAD.names, heads, strict=True)),
-        "seat": actor,
+        **{name: head.column(name) for name in ("action_index", *_HEAD.names)},
+        "seat": head.column("actor"),
         "action_type": [s.action.TYPE for s in steps],
-        "end_of_turn": end_of_turn,
+        "end_of_turn": head.column("end_of_turn"),
         "card": card,
         "locations": locations,
         "industry": industry,
@@ -910,16 +910,13 @@ def _per_action_tables(replay: Replay, gid: str) -> dict[str, pa.Table]:
     }
 
     # one row per action and seat: the per-action columns repeated, the board statistics taken by index
-    each = pa.array([i for i in range(n) for _ in seats], type=I32)
+    repeated = head.take(pa.array([i for i in range(n) for _ in seats], type=I32))
     players = [p for st in states for p in st.players]
     levels = rules.income_levels
     pieces = pa.Table.from_arrays(_arrays(tracker.pieces, _PIECES), schema=_PIECES).take(pa.array(piece_rows, I32))
     snapshots = {
         "game_id": pa.repeat(pa.scalar(gid, STR), n * n_players),
-        "action_index": index.take(each),
-        **{name: a.take(each) for name, a in zip(_HEAD.names, heads, strict=True)},
-        "actor": actor.take(each),
-        "end_of_turn": end_of_turn.take(each),
+        **{name: repeated.column(name) for name in head.column_names},
         "seat": list(seats) * n,
         "order_position": positions,
         "money": [p.money for p in players],
@@ -1009,8 +1006,14 @@ class _BoardTable:
         self.round_of_row: list[int] = []
         self.piece_of_row: list[int] = []
         self._tiles: dict[str, tuple[Tile, int]] = {}  # ref -> (tile, its piece row)
-        self._order: list[str] = []  # the refs of the last board's tiles, by location then slot
+        self._slots: dict[str, tuple[str, int]] = {}  # ref -> (location, slot): the order of the tiles
         self._others: dict[tuple[Any, ...], int] = {}  # link, merchant and market -> piece row
+        # the last mid-era round's links, link icons per location and link rows; merchants and their rows
+        self._links: dict[str, int] | None = None
+        self._icons: dict[str, int] = {}
+        self._last_link_rows: list[int] = []
+        self._merchants: list[tuple[str, int, str, bool]] | None = None
+        self._merchant_rows: list[int] = []
 
     def _piece(self, key: tuple[Any, ...], row: tuple[Any, ...]) -> int:
         i = self._others.get(key)
@@ -1022,45 +1025,67 @@ class _BoardTable:
     def add(self, step: Step, st: GameState, current: _BoardStatistics) -> None:
         """The board after ``step``, which ends a round (``current`` holds ``st``'s board statistics)."""
         era_end = st.game_over or st.era != step.era
-        if era_end:  # the board as it was just before the era's scoring
-            tiles, links = st.era_boards[step.era]
-            values = _location_link_values(self.rules, tiles)
-        else:
-            tiles, links = st.tiles, st.links
-            values = current.location_link_values()
         r = len(self.rounds)
         self.rounds.append((step.era, step.round, step.era_round, step.index, era_end))
         rows = self.piece_of_row
         start = len(rows)
-        if len(self._order) != len(tiles) or any(ref not in tiles for ref in self._order):
-            self._order = sorted(tiles, key=lambda ref: (_loc(ref), int(ref.split(":", 1)[1])))
-        known, level = self._tiles, self.rules.level
-        for ref in self._order:
+        if era_end:  # the board as it was just before the era's scoring
+            tiles, links = st.era_boards[step.era]
+            self._add_tiles(tiles)
+            rows.extend(self._link_rows(links, _location_link_values(self.rules, tiles)))
+        else:
+            tiles, links = st.tiles, st.links
+            self._add_tiles(tiles)
+            # the same link rows as the last round's unless a link or a location's link icons changed
+            if links != self._links or current.icons != self._icons:
+                self._links, self._icons = links, dict(current.icons)
+                self._last_link_rows = self._link_rows(links, current.location_link_values())
+            rows.extend(self._last_link_rows)
+        # the merchant tile faces, so a board drawn from the table shows them
+        merchants = [(ms.location, ms.index, ms.face, ms.beer) for ms in st.merchant_spaces]
+        if merchants != self._merchants:
+            self._merchants = merchants
+            self._merchant_rows = [
+                self._piece(key, ("merchant", loc, index, None, None, face, None, None, int(beer), 0))
+                for key in merchants
+                for loc, index, face, beer in [key]
+            ]
+        rows.extend(self._merchant_rows)
+        for market, cubes in (("coal", st.coal_market), ("iron", st.iron_market)):  # cubes left on the markets
+            rows.append(self._piece((market, cubes), ("market", market, None, None, None, None, None, None, cubes, 0)))
+        self.round_of_row.extend([r] * (len(rows) - start))
+
+    def _add_tiles(self, tiles: dict[str, Tile]) -> None:
+        """The tiles' rows, by location then slot."""
+        slots = self._slots
+        for ref in tiles:
+            if ref not in slots:
+                place, _, number = ref.partition(":")
+                slots[ref] = (place, int(number))
+        rows, known, level = self.piece_of_row, self._tiles, self.rules.level
+        for ref in sorted(tiles, key=slots.__getitem__):
             t = tiles[ref]
             seen = known.get(ref)
             if seen is not None and seen[0] is t:
                 rows.append(seen[1])
                 continue
-            loc, _, slot = ref.partition(":")
+            loc, slot = slots[ref]
             info = level(t.industry, t.level)
             i = len(self.pieces)
             vp = info.vp if t.flipped else 0
-            self.pieces.append(("tile", loc, int(slot), None, t.owner, t.industry, t.level, t.flipped, t.resources, vp))
+            self.pieces.append(("tile", loc, slot, None, t.owner, t.industry, t.level, t.flipped, t.resources, vp))
             known[ref] = (t, i)
             rows.append(i)
+
+    def _link_rows(self, links: dict[str, int], values: dict[str, int]) -> list[int]:
+        """The links' rows, by link id (``values``: link icons per location)."""
         rule_links, piece = self.rules.links, self._piece
+        out = []
         for link_id in sorted(links):
             owner = links[link_id]
             vp = sum([values[loc] for loc in rule_links[link_id].connects])
-            rows.append(piece((link_id, owner, vp), ("link", None, None, link_id, owner, None, None, None, None, vp)))
-        for ms in st.merchant_spaces:  # the merchant tile faces, so a board drawn from the table shows them
-            key = (ms.location, ms.index, ms.face, ms.beer)
-            rows.append(
-                piece(key, ("merchant", ms.location, ms.index, None, None, ms.face, None, None, int(ms.beer), 0))
-            )
-        for market, cubes in (("coal", st.coal_market), ("iron", st.iron_market)):  # cubes left on the markets
-            rows.append(piece((market, cubes), ("market", market, None, None, None, None, None, None, cubes, 0)))
-        self.round_of_row.extend([r] * (len(rows) - start))
+            out.append(piece((link_id, owner, vp), ("link", None, None, link_id, owner, None, None, None, None, vp)))
+        return out
 
     def table(self, gid: str) -> pa.Table:
         rounds = pa.Table.from_arrays(_arrays(self.rounds, _BOARD_BASE), schema=_BOARD_BASE)
