@@ -93,14 +93,25 @@ Each group's representative is applied with
 made once per decision. It gives exactly the float :func:`evaluate` gives, but
 reads everything that depends on the board alone (pending VP, rescoring, link
 growth, reach, and per own unflipped tile: its worth, its crowding, whether a
-link reaches it, which merchants it is connected to) from :class:`BoardFacts`,
-computed once per board version: a loan, a pass, a scout, and a develop or a sale
-that flips no tile leave the board version unchanged and reuse the facts of the
-state to move.
-Connectivity comes from one labelling of the link components rather than one
-breadth-first search per tile. Most of a game's time is spent in
-:func:`~brass_stats.engine.legal.legal_actions` (before the bot is asked) and in
-``apply_action``.
+link reaches it, which merchants it is connected to) from :class:`BoardFacts`.
+Those of the state to move are computed once per seat; a loan, a pass, a scout,
+and a develop or a sale that flips no tile leave the board version unchanged and
+reuse them; any other result derives its own from them, looking only at the
+tiles that are not the same objects any more (the engine replaces a tile it
+changes) and at the links added (:class:`TileFacts`, :class:`LinkFacts`).
+Connectivity is one labelling of the link components rather than one
+breadth-first search per tile.
+
+Develops with the same stated iron sources lead to states that differ only in the
+seat's mat (the engine reads a mat only to build and develop; the iron and its
+cost do not depend on the industries), so one of them is applied and the others
+are scored from its result with their own mat
+(:meth:`Evaluator.develop_value`): of the 20 or so develop groups of a typical
+decision, one or two are applied (the bot trusts the list it is given: legal
+actions only). ``tests/test_greedy_evaluator.py`` checks every group's value
+against :func:`evaluate` of ``apply_action``'s result on the sample games. Most
+of a game's time is spent in :func:`~brass_stats.engine.legal.legal_actions`
+(before the bot is asked) and in ``apply_action``.
 """
 
 from __future__ import annotations
@@ -187,9 +198,14 @@ class GreedyBot:
         boards = board_values(state, seat, groups.values(), Evaluator(state, w))
         best: list[Action] = []
         best_value = float("-inf")
+        hands: dict[tuple[tuple[str, ...], bool], float] = {}  # the hand term, by cards discarded
         for variants, board in zip(groups.values(), boards, strict=True):
+            scout = isinstance(variants[0], Scout)  # a group holds one type of action
             for a in variants:
-                hand = kept - sum(values[c] for c in a.cards) + (_SCOUT_GAIN if isinstance(a, Scout) else 0.0)
+                cards = a.cards
+                hand = hands.get((cards, scout))
+                if hand is None:
+                    hand = hands[cards, scout] = kept - sum(values[c] for c in cards) + (_SCOUT_GAIN if scout else 0.0)
                 value = board + w.hand * hand
                 if value > best_value + 1e-9:
                     best_value, best = value, [a]
