@@ -81,18 +81,34 @@ Speed
 
 Actions that differ only in the discarded card lead to the same board, so the
 board is evaluated once per such group and only the hand term is recomputed per
-card (about 20-60 evaluations per decision instead of 150-500). When a turn
-offers more than ``sell_cap`` different Sell actions, only the ``sell_cap`` that
-flip the most tiles (then the most VP) are evaluated. The bot only ever returns
-an element of the ``legal_actions`` it was given. Most of a game's time is spent
-in :func:`~brass_stats.engine.legal.legal_actions`, before the bot is asked.
+card (about 20-60 evaluations per decision instead of 150-500); the group key is
+the action's fields but its cards (``operator.attrgetter``, not
+``dataclasses.replace``). When a turn offers more than ``sell_cap`` different
+Sell actions, only the ``sell_cap`` that flip the most tiles (then the most VP)
+are evaluated. The bot only ever returns an element of the ``legal_actions`` it
+was given.
+
+Each group's representative is applied with
+:func:`~brass_stats.engine.turn.apply_action` and scored by an :class:`Evaluator`
+made once per decision. It gives exactly the float :func:`evaluate` gives, but
+reads everything that depends on the board alone (pending VP, rescoring, link
+growth, reach, and per own unflipped tile: its worth, its crowding, whether a
+link reaches it, which merchants it is connected to) from :class:`BoardFacts`,
+computed once per board version: a loan, a pass, a scout, and a develop or a sale
+that flips no tile leave the board version unchanged and reuse the facts of the
+state to move.
+Connectivity comes from one labelling of the link components rather than one
+breadth-first search per tile. Most of a game's time is spent in
+:func:`~brass_stats.engine.legal.legal_actions` (before the bot is asked) and in
+``apply_action``.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import operator
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,7 +116,7 @@ from ..engine.actions import Action, Scout, Sell
 from ..engine.board import distances_from, network, trade_locations
 from ..engine.scoring import potential_vp
 from ..engine.sell_cotton import market_closed
-from ..engine.state import GameState
+from ..engine.state import GameState, Tile
 from ..engine.turn import apply_action
 from ..rules_data import WILD_CARDS, card_industries, card_location
 
@@ -167,12 +183,12 @@ class GreedyBot:
         groups = _cap_sells(state, seat, groups, w.sell_cap)
         values = card_values(state, seat)
         kept = sum(values[c] for c in state.players[seat].hand)
-        demand = resource_demand(state, w)
+        judge = Evaluator(state, w)
         best: list[Action] = []
         best_value = float("-inf")
         for variants in groups.values():
             after, _ = apply_action(state, variants[0])
-            board = evaluate(after, seat, w, include_hand=False, demand=demand)
+            board = judge.value(after, seat)
             for a in variants:
                 hand = kept - sum(values[c] for c in a.cards) + (_SCOUT_GAIN if isinstance(a, Scout) else 0.0)
                 value = board + w.hand * hand
@@ -186,20 +202,42 @@ class GreedyBot:
 # -- grouping ---------------------------------------------------------------------
 
 
+_BOARD_FIELDS: dict[type, Callable[[Action], Any]] = {}
+
+
 def _board_key(a: Action) -> object:
-    """What an action does to the board, ignoring which card(s) it discards (but not how many)."""
+    """What an action does to the board, ignoring which card(s) it discards (but not how many).
+
+    Two actions share a key exactly when they are of the same type, discard as many cards and agree
+    on every field but the cards.
+    """
     if isinstance(a, Scout):
         return ("scout",)
-    blank: dict[str, Any] = {
-        f.name: ("" if f.name == "card" else None) for f in dataclasses.fields(a) if f.name in _CARD_FIELDS
-    }
-    return len(a.cards), dataclasses.replace(a, **blank)
+    cls = type(a)
+    get = _BOARD_FIELDS.get(cls)
+    if get is None:
+        names = [f.name for f in dataclasses.fields(a) if f.name not in _CARD_FIELDS]
+        get = _BOARD_FIELDS[cls] = _tuple_getter(names)
+    return cls, len(a.cards), get(a)
+
+
+def _tuple_getter(names: Sequence[str]) -> Callable[[Action], Any]:
+    """``attrgetter`` that always returns a tuple (it returns the bare value for one name)."""
+    if len(names) == 1:
+        one = operator.attrgetter(names[0])
+        return lambda a: (one(a),)
+    return operator.attrgetter(*names)
 
 
 def _group_by_board(actions: Sequence[Action]) -> dict[object, list[Action]]:
     groups: dict[object, list[Action]] = {}
     for a in actions:
-        groups.setdefault(_board_key(a), []).append(a)
+        key = _board_key(a)
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [a]
+        else:
+            group.append(a)
     return groups
 
 
@@ -381,6 +419,281 @@ def explain(
     if include_hand:
         parts["hand"] = w.hand * hand_value(state, seat)
     return parts
+
+
+# -- the same evaluation, from quantities computed once per board ----------------------------------
+
+# kinds of own unflipped tiles in :class:`BoardFacts`
+_SELL_FIXED = 0  # P(sale) is known from the board alone
+_SELL_MERCHANT = 1  # Birmingham: connected to a buyer; ready if it or a brewery in reach has beer
+_SELL_MARKET = 2  # Lancashire: connected to a trade location; the Distant Cotton Market may close
+_RESOURCE = 3  # coal mine, iron works, brewery (and Lancashire's port): cubes / barrels left
+
+
+class BoardFacts:
+    """What :func:`explain` takes from the board alone (links, tiles placed and flipped), for one seat.
+
+    A board changes only through :meth:`~brass_stats.engine.state.GameState.touch_board`, which
+    bumps ``board_version``; two states with the same ``board_version``, one copied from the
+    other, hold the same links and the same tiles, flipped alike (the cubes and barrels on the
+    tiles, the merchants' beer and everything off the board may differ: those are read from the
+    state each time). Connectivity is one labelling of the link network's components instead of
+    one breadth-first search per tile. Every float is accumulated in the order :func:`explain`
+    uses, so :meth:`Evaluator.value` gives exactly the same number.
+    """
+
+    __slots__ = ("pending", "rescoring", "growth", "reach", "tiles", "breweries")
+
+    def __init__(self, state: GameState, seat: int, w: Weights) -> None:
+        rules = state.rules
+        canal = state.era == "canal"
+        link_defs = rules.links
+        own_links_at: dict[str, int] = {}
+        component: dict[str, str] = {}  # location -> a representative of its link component
+        linked: list[tuple[str, ...]] = []
+        reach: set[str] = set()
+        for lid, owner in state.links.items():
+            ends = link_defs[lid].connects
+            linked.append(ends)
+            if owner == seat:
+                reach.update(ends)
+                for loc in ends:
+                    own_links_at[loc] = own_links_at.get(loc, 0) + 1
+        if linked:
+            component = _components(linked)
+        icons: dict[str, int] = {}
+        tile_vp = 0
+        rescoring = 0.0
+        own_unflipped: list[tuple[str, str, Tile]] = []
+        breweries: list[tuple[str, int, str]] = []  # unflipped breweries: ref, owner, component
+        ports: set[str] = set()  # components holding an unflipped port (Lancashire)
+        for ref, t in state.tiles.items():
+            loc = ref.split(":", 1)[0]
+            if t.flipped:
+                info = rules.level(t.industry, t.level)
+                icons[loc] = icons.get(loc, 0) + info.link_vp
+                if t.owner == seat:
+                    tile_vp += info.vp
+                    if canal and t.level >= 2:
+                        rescoring += w.carry * info.vp
+            else:
+                if t.industry == "brewery":
+                    breweries.append((ref, t.owner, component.get(loc, loc)))
+                elif t.industry == "port":
+                    ports.add(component.get(loc, loc))
+                if t.owner == seat:
+                    own_unflipped.append((ref, loc, t))
+            if t.owner == seat:
+                reach.add(loc)
+        link_vp = 0
+        locations = rules.locations
+        for lid, owner in state.links.items():
+            if owner == seat:
+                for loc in link_defs[lid].connects:
+                    link_vp += locations[loc].printed_link_vp + icons.get(loc, 0)
+        self.pending = float(link_vp + tile_vp)
+        self.rescoring = rescoring
+        self.reach = len(reach)
+        self.breweries = breweries
+
+        dcm = bool(rules.dcm_track)
+        trade_components = {component.get(x, x) for x in trade_locations(state)} if dcm else set()
+        seen: dict[str, int] = {}
+        tiles: list[tuple[Any, ...]] = []
+        for ref, loc, t in own_unflipped:
+            info = rules.level(t.industry, t.level)
+            here = component.get(loc, loc)
+            kind: int
+            data: Any
+            if t.industry in rules.sellable:
+                if dcm:
+                    if here in ports:
+                        kind, data = _SELL_FIXED, w.p_sell_ready
+                    elif here in trade_components:
+                        kind, data = _SELL_MARKET, None
+                    else:
+                        kind, data = _SELL_FIXED, w.p_sell_unconnected
+                else:
+                    buyers = tuple(
+                        i
+                        for i, ms in enumerate(state.merchant_spaces)
+                        if t.industry in ms.accepts and component.get(ms.location, ms.location) == here
+                    )
+                    if buyers:
+                        kind, data = _SELL_MERCHANT, (buyers, here)
+                    else:
+                        kind, data = _SELL_FIXED, w.p_sell_unconnected
+            else:
+                crowd = w.crowding ** seen.get(t.industry, 0)
+                seen[t.industry] = seen.get(t.industry, 0) + 1
+                isolated = t.industry == "coal_mine" and loc not in component  # no link reaches it
+                kind, data = _RESOURCE, (crowd, isolated)
+            worth = info.vp + info.link_vp * own_links_at.get(loc, 0)
+            tiles.append((ref, kind, data, worth, canal and t.level >= 2, info.vp, info.income_spaces))
+        self.tiles = tiles
+
+        growth = 0.0
+        for loc, n in own_links_at.items():
+            L = locations[loc]
+            if L.is_merchant:
+                continue
+            pending = 0.0
+            for slot in L.slots:
+                there = state.tiles.get(slot.ref)
+                if there is None:
+                    pending += _EMPTY_SLOT_ICONS
+                elif not there.flipped:
+                    pending += rules.level(there.industry, there.level).link_vp
+            growth += n * pending
+        self.growth = growth
+
+
+def _components(linked: Sequence[tuple[str, ...]]) -> dict[str, str]:
+    """Every linked location -> one representative location of its connected component."""
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for ends in linked:
+        for loc in ends:
+            parent.setdefault(loc, loc)
+        first = root(ends[0])
+        for loc in ends[1:]:
+            other = root(loc)
+            if other != first:
+                parent[other] = first
+    return {loc: root(loc) for loc in parent}
+
+
+class Evaluator:
+    """:func:`evaluate` (without the hand term) of ``base`` and of states reached from it by
+    :func:`~brass_stats.engine.turn.apply_action`: the states one decision compares.
+
+    One is made per decision: :func:`resource_demand` is taken from ``base`` (as
+    :meth:`GreedyBot.choose` always did), and a state whose ``board_version`` is still the base's
+    (a develop, a loan, a pass, a scout, a sale that flips nothing...) reuses the base's
+    :class:`BoardFacts`, computed once per seat; any other state gets its own. Only states reached
+    from ``base`` may be given (the board version is a counter, comparable within one line of
+    play). ``value(s, seat)`` equals ``evaluate(s, seat, w, include_hand=False,
+    demand=resource_demand(base, w))`` exactly (``tests/test_bots.py`` checks it on the sample games).
+    """
+
+    def __init__(self, base: GameState, w: Weights = DEFAULT_WEIGHTS) -> None:
+        self.base = base
+        self.w = w
+        self.demand = resource_demand(base, w)
+        self._base_facts: dict[int, BoardFacts] = {}
+
+    def facts(self, state: GameState, seat: int) -> BoardFacts:
+        """The seat's board facts, shared with the base state's when the board has not changed since."""
+        if state.board_version == self.base.board_version:
+            facts = self._base_facts.get(seat)
+            if facts is None:
+                facts = self._base_facts[seat] = BoardFacts(self.base, seat, self.w)
+            return facts
+        return BoardFacts(state, seat, self.w)
+
+    def value(self, state: GameState, seat: int) -> float:
+        w = self.w
+        own = self._seat_value(state, seat)
+        if w.opponents and not state.game_over:
+            others = [self._seat_value(state, s) for s in range(state.num_players) if s != seat]
+            own -= w.opponents * max(others)
+        return own
+
+    def _seat_value(self, state: GameState, seat: int) -> float:
+        w = self.w
+        rules = state.rules
+        p = state.players[seat]
+        level = rules.income_levels[p.income_space]
+        if state.phase == "over":
+            return sum([float(p.vp), 0.01 * level + 0.0001 * p.money])
+        facts = self.facts(state, seat)
+        # horizon(): the same arithmetic
+        n = len(state.players)
+        per_era = rules.rounds_per_era[n]
+        rounds_left = per_era - state.era_round + 1
+        canal = state.era == "canal"
+        payouts = rounds_left + per_era - 1 if canal else rounds_left - 1
+        own_actions = len(p.hand) + len(state.deck) / n
+        everyone = sum(len(q.hand) for q in state.players) + len(state.deck)
+        own_game = own_actions + (2.0 * per_era if canal else 0.0)
+        own_era = min(1.0, own_actions / 3.0)
+        all_era = min(1.0, everyone / 8.0)
+
+        expected_space = float(p.income_space)
+        unflipped = 0.0
+        cube = w.p_cube_canal if canal else w.p_cube_rail
+        tiles = state.tiles
+        for ref, kind, data, worth, rescored, vp, income_spaces in facts.tiles:
+            if kind == _RESOURCE:
+                crowd, isolated = data
+                p_flip = cube ** tiles[ref].resources * all_era * self.demand
+                p_flip *= crowd
+                if isolated:
+                    p_flip *= w.isolated_coal
+            else:
+                if kind == _SELL_FIXED:
+                    p_sell = data
+                elif kind == _SELL_MERCHANT:
+                    p_sell = self._p_sell_merchant(state, seat, facts, data)
+                else:  # _SELL_MARKET
+                    p_sell = w.p_sell_unconnected if market_closed(state) else w.p_sell_connected
+                p_flip = p_sell * own_era
+            unflipped += p_flip * worth
+            p_income = p_flip
+            if rescored:
+                later = (1.0 - p_flip) * w.p_rail_later
+                unflipped += p_flip * w.carry * vp + later * vp
+                p_income += 0.5 * later
+            expected_space += p_income * w.income_delay * income_spaces
+
+        near = w.spend_per_action * min(own_game, w.near_actions)
+        hoard = w.money_hoard * min(1.0, own_game / w.near_actions)
+        money = w.money * min(p.money, near) + hoard * max(0.0, p.money - near)
+        discounted = w.discount * (1.0 - w.discount**payouts) / (1.0 - w.discount)
+        income = w.money * w.income * _level_at(rules.income_levels, expected_space) * discounted
+        risk = 0.0
+        soon = p.money + level * min(payouts, w.risk_rounds)
+        if soon < 0:
+            risk += w.risk * soon
+        if payouts and p.money + level < 0:
+            risk += w.shortfall * (p.money + level)
+        if level < 0:
+            risk -= w.negative_income * level * level * min(1.0, payouts / 6.0)
+        mat = -w.develop * _blocked_tiles(state, seat) * min(1.0, own_game / 8.0)
+        # a list summed once, like sum(explain(...).values()): the same result on every Python
+        return sum(
+            [
+                float(p.vp),
+                facts.pending,
+                facts.rescoring,
+                unflipped,
+                w.link_growth * all_era * facts.growth,
+                w.reach * facts.reach,
+                money,
+                income,
+                risk,
+                mat,
+            ]
+        )
+
+    def _p_sell_merchant(self, state: GameState, seat: int, facts: BoardFacts, data: Any) -> float:
+        """_p_sell() for a Birmingham tile connected to a buyer: ready with beer in reach."""
+        w = self.w
+        buyers, here = data
+        spaces = state.merchant_spaces
+        if any(spaces[i].beer for i in buyers):
+            return w.p_sell_ready
+        tiles = state.tiles
+        for ref, owner, where in facts.breweries:
+            if (owner == seat or where == here) and tiles[ref].resources > 0:
+                return w.p_sell_ready
+        return w.p_sell_connected
 
 
 def _level_at(levels: Sequence[int], space: float) -> float:

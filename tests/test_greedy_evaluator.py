@@ -1,0 +1,117 @@
+"""The greedy bot's fast paths give exactly what the from-scratch definitions give.
+
+:class:`~brass_stats.bots.greedy.Evaluator` (board facts computed once per board version and
+reused) must return the very float :func:`~brass_stats.bots.greedy.evaluate` returns, on the
+states one decision compares: the state to move and the result of one action of every group.
+The sample games (both editions, 2 to 4 players) are replayed and sampled; every seat is
+evaluated, with the default weights and with weights whose terms are not whole numbers (so a
+change in the order of a float sum would show). The bot's own choices are pinned by
+``tests/test_selfplay_corpora.py``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from brass_stats.bots.greedy import (
+    DEFAULT_WEIGHTS,
+    Evaluator,
+    Weights,
+    _board_key,
+    _components,
+    _group_by_board,
+    evaluate,
+    resource_demand,
+)
+from brass_stats.engine.actions import Action, Scout
+from brass_stats.engine.board import distances_from
+from brass_stats.engine.legal import legal_actions
+from brass_stats.engine.policy import AS_PLAYED
+from brass_stats.engine.setup import new_game
+from brass_stats.engine.state import GameState
+from brass_stats.engine.turn import apply_action
+from brass_stats.log.format import GameLog
+
+REPLAYS = Path(__file__).parents[1] / "replays"
+GAMES = (
+    "generated/game-2002-00000.json",
+    "generated/game-3003-00001.json",
+    "generated/game-4004-00002.json",
+    "generated/game-4014-00000.json",
+    "lancashire/game-5002-00000.json",
+    "lancashire/game-5004-00001.json",
+    "real/gm7vza-4p.json",
+)
+# every term weighted by something that is not a whole number, opponents included
+ODD_WEIGHTS = Weights(carry=1.3, link_growth=0.37, reach=0.29, develop=1.7, opponents=0.4, crowding=0.61)
+
+
+def sampled_states(name: str, every: int) -> Iterator[GameState]:
+    log = GameLog.load(REPLAYS / name)
+    state = new_game(list(log.players), log.chance_source(), log.rules(), log.options)
+    for i, action in enumerate(log.actions):
+        if i % every == 0:
+            yield state
+        state, _ = apply_action(state, action, AS_PLAYED)
+    yield state  # the game is over
+
+
+def _reference_key(a: Action) -> object:
+    """The grouping key as first written: the action with its cards blanked, and how many cards."""
+    if isinstance(a, Scout):
+        return ("scout",)
+    blank = {
+        f.name: ("" if f.name == "card" else None) for f in dataclasses.fields(a) if f.name in ("card", "second_card")
+    }
+    return len(a.cards), dataclasses.replace(a, **blank)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_evaluator_equals_evaluate_on_every_compared_state(name: str) -> None:
+    checked = reused = 0
+    for state in sampled_states(name, every=9):
+        if state.game_over:
+            after_states = [state]
+        else:
+            groups = _group_by_board(legal_actions(state))
+            after_states = [state] + [apply_action(state, v[0])[0] for v in groups.values()]
+        for w in (DEFAULT_WEIGHTS, ODD_WEIGHTS):
+            judge = Evaluator(state, w)
+            demand = resource_demand(state, w)
+            for after in after_states:
+                reused += after.board_version == state.board_version
+                for seat in range(state.num_players):
+                    expected = evaluate(after, seat, w, include_hand=False, demand=demand)
+                    assert judge.value(after, seat) == expected, (name, state.action_count, seat, w is ODD_WEIGHTS)
+                    checked += 1
+    assert checked > 500 and reused > 50  # both the shared and the recomputed board facts were exercised
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_grouping_key_groups_like_blanking_the_cards(name: str) -> None:
+    for state in sampled_states(name, every=15):
+        if state.game_over:
+            continue
+        acts = legal_actions(state)
+        reference: dict[object, list[Action]] = {}
+        for a in acts:
+            reference.setdefault(_reference_key(a), []).append(a)
+        assert list(_group_by_board(acts).values()) == list(reference.values())
+        # keys of different groups differ; keys of one group are equal
+        assert len({_board_key(v[0]) for v in reference.values()}) == len(reference)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_link_components_are_the_engines_connectivity(name: str) -> None:
+    for state in sampled_states(name, every=10):
+        linked = [state.rules.links[lid].connects for lid in state.links]
+        component = _components(linked) if linked else {}
+        places = sorted({loc for ends in linked for loc in ends} | {ref.split(":", 1)[0] for ref in state.tiles})
+        for a in places:
+            reach = distances_from(state, (a,))
+            for b in places:
+                assert (component.get(a, a) == component.get(b, b)) == (b in reach), (name, a, b)
