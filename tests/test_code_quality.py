@@ -14,7 +14,11 @@ ROOT = Path(__file__).parents[1]
 
 @pytest.mark.parametrize(
     "command",
-    [["ruff", "check", "brass_stats", "tests"], ["ruff", "format", "--check", "brass_stats", "tests"], ["mypy"]],
+    [
+        ["ruff", "check", "brass_stats", "tests", "benchmarks"],
+        ["ruff", "format", "--check", "brass_stats", "tests", "benchmarks"],
+        ["mypy"],
+    ],
     ids=["ruff-check", "ruff-format", "mypy"],
 )
 def test_linters_are_clean(command: list[str]) -> None:

@@ -24,6 +24,7 @@ from brass_stats.bots.greedy import (
     _board_key,
     _components,
     _group_by_board,
+    board_values,
     evaluate,
     resource_demand,
 )
@@ -89,6 +90,26 @@ def test_evaluator_equals_evaluate_on_every_compared_state(name: str) -> None:
                     assert judge.value(after, seat) == expected, (name, state.action_count, seat, w is ODD_WEIGHTS)
                     checked += 1
     assert checked > 500 and reused > 50  # both the shared and the recomputed board facts were exercised
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_value_of_every_group_is_the_value_of_its_result(name: str) -> None:
+    """board_values() applies one Develop per set of iron sources, one Network per set of coal and beer
+    sources, and scores the others from it."""
+    develops = networks = 0
+    for state in sampled_states(name, every=5):
+        if state.game_over:
+            continue
+        seat = state.current_player
+        assert seat is not None
+        groups = list(_group_by_board(legal_actions(state)).values())
+        for w in (DEFAULT_WEIGHTS, ODD_WEIGHTS):
+            demand = resource_demand(state, w)
+            expected = [evaluate(apply_action(state, v[0])[0], seat, w, False, demand) for v in groups]
+            assert board_values(state, seat, groups, Evaluator(state, w)) == expected, (name, state.action_count)
+        develops += sum(v[0].TYPE == "develop" for v in groups)
+        networks += sum(v[0].TYPE == "network" for v in groups)
+    assert develops > 100 and networks > 20
 
 
 @pytest.mark.parametrize("name", GAMES)

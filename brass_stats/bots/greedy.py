@@ -93,32 +93,54 @@ Each group's representative is applied with
 made once per decision. It gives exactly the float :func:`evaluate` gives, but
 reads everything that depends on the board alone (pending VP, rescoring, link
 growth, reach, and per own unflipped tile: its worth, its crowding, whether a
-link reaches it, which merchants it is connected to) from :class:`BoardFacts`,
-computed once per board version: a loan, a pass, a scout, and a develop or a sale
-that flips no tile leave the board version unchanged and reuse the facts of the
-state to move.
-Connectivity comes from one labelling of the link components rather than one
-breadth-first search per tile. Most of a game's time is spent in
-:func:`~brass_stats.engine.legal.legal_actions` (before the bot is asked) and in
-``apply_action``.
+link reaches it, which merchants it is connected to) from :class:`BoardFacts`.
+Those of the state to move are computed once per seat; a loan, a pass, a scout,
+and a develop or a sale that flips no tile leave the board version unchanged and
+reuse them; any other result derives its own from them, looking only at the
+tiles that are not the same objects any more (the engine replaces a tile it
+changes) and at the links added (:class:`TileFacts`, :class:`LinkFacts`).
+Connectivity is one labelling of the link components rather than one
+breadth-first search per tile.
+
+Two families of actions are scored without applying each of them:
+
+* Develops with the same stated iron sources lead to states that differ only in
+  the seat's mat (the engine reads a mat only to build and develop; the iron and
+  its cost do not depend on the industries): one of them is applied and the
+  others are scored from its result with their own mat
+  (:meth:`Evaluator.develop_value`).
+* Networks with as many links and the same stated coal and beer sources lead to
+  states that differ only in which links were placed (the cubes, barrels and
+  money they take do not depend on the links once their sources are stated),
+  unless the action ends an era, whose scoring counts the links: one is applied
+  and the others are scored from its result with their own links
+  (``Evaluator.value(state, seat, links)``).
+
+Of about 20 develop groups and up to 90 network groups in a decision, one to a
+few of each are applied (the bot trusts the list it is given: legal actions
+only). ``tests/test_greedy_evaluator.py`` checks every group's value against
+:func:`evaluate` of ``apply_action``'s result on the sample games. Most of a
+game's time is spent in :func:`~brass_stats.engine.legal.legal_actions` (before
+the bot is asked).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import operator
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.actions import Action, Scout, Sell
+from ..engine.actions import Action, Develop, Network, Scout, Sell
 from ..engine.board import distances_from, network, trade_locations
 from ..engine.scoring import potential_vp
 from ..engine.sell_cotton import market_closed
 from ..engine.state import GameState, Tile
 from ..engine.turn import apply_action
-from ..rules_data import WILD_CARDS, card_industries, card_location
+from ..rules_data import WILD_CARDS, IndustryLevel, RulesData, card_industries, card_location
 
 
 @dataclass(frozen=True)
@@ -183,20 +205,68 @@ class GreedyBot:
         groups = _cap_sells(state, seat, groups, w.sell_cap)
         values = card_values(state, seat)
         kept = sum(values[c] for c in state.players[seat].hand)
-        judge = Evaluator(state, w)
+        boards = board_values(state, seat, groups.values(), Evaluator(state, w))
         best: list[Action] = []
         best_value = float("-inf")
-        for variants in groups.values():
-            after, _ = apply_action(state, variants[0])
-            board = judge.value(after, seat)
+        hands: dict[tuple[tuple[str, ...], bool], float] = {}  # the hand term, by cards discarded
+        for variants, board in zip(groups.values(), boards, strict=True):
+            scout = isinstance(variants[0], Scout)  # a group holds one type of action
             for a in variants:
-                hand = kept - sum(values[c] for c in a.cards) + (_SCOUT_GAIN if isinstance(a, Scout) else 0.0)
+                cards = a.cards
+                hand = hands.get((cards, scout))
+                if hand is None:
+                    hand = hands[cards, scout] = kept - sum(values[c] for c in cards) + (_SCOUT_GAIN if scout else 0.0)
                 value = board + w.hand * hand
                 if value > best_value + 1e-9:
                     best_value, best = value, [a]
                 elif value > best_value - 1e-9:
                     best.append(a)
         return best[0] if len(best) == 1 else rng.choice(best)
+
+
+def board_values(state: GameState, seat: int, groups: Iterable[Sequence[Action]], judge: Evaluator) -> list[float]:
+    """:meth:`Evaluator.value` of the state each group's first action leads to, in order.
+
+    Develops with the same stated iron sources, and Networks with as many links and the same
+    stated coal and beer sources, are applied once each: the others are scored from that result
+    (see the module docstring, "Speed").
+    """
+    out = []
+    probes: dict[tuple[str, ...], GameState] = {}  # a Develop's result, by its stated iron sources
+    networks: dict[tuple[Any, ...], GameState | None] = {}  # a Network's result, by its coal and beer
+    aliases = state.rules.link_aliases
+    for variants in groups:
+        first = variants[0]
+        if isinstance(first, Develop) and first.iron is not None:
+            probe = probes.get(first.iron)
+            if probe is None:
+                probe = probes[first.iron] = apply_action(state, first)[0]
+            out.append(judge.develop_value(probe, seat, first.industries))
+            continue
+        if isinstance(first, Network) and _sources_stated(state, first):
+            key = (len(first.links), first.coal, first.beer)
+            if key not in networks:
+                result = apply_action(state, first)[0]
+                # links are scored at the end of an era: then the links make the score, apply each
+                networks[key] = result if result.era == state.era and result.phase != "over" else None
+            network_probe = networks[key]
+            if network_probe is not None:
+                links = dict(state.links)
+                for lid in first.links:
+                    links[aliases.get(lid, lid)] = seat
+                out.append(judge.value(network_probe, seat, links))
+                continue
+        out.append(judge.value(apply_action(state, first)[0], seat))
+    return out
+
+
+def _sources_stated(state: GameState, a: Network) -> bool:
+    """Whether every coal and beer source of the Network is stated (as in every legal action)."""
+    n = len(a.links)
+    if state.era == "canal":
+        return a.coal is None and a.beer is None
+    beer_needed = n == 2 and bool(state.rules.double_rail_beer)
+    return a.coal is not None and len(a.coal) == n and (a.beer is not None) == beer_needed
 
 
 # -- grouping ---------------------------------------------------------------------
@@ -430,47 +500,43 @@ _SELL_MARKET = 2  # Lancashire: connected to a trade location; the Distant Cotto
 _RESOURCE = 3  # coal mine, iron works, brewery (and Lancashire's port): cubes / barrels left
 
 
-class BoardFacts:
-    """What :func:`explain` takes from the board alone (links, tiles placed and flipped), for one seat.
+class TileFacts:
+    """What the evaluation of one seat takes from the tiles alone: placed, owned, flipped (not cubes).
 
-    A board changes only through :meth:`~brass_stats.engine.state.GameState.touch_board`, which
-    bumps ``board_version``; two states with the same ``board_version``, one copied from the
-    other, hold the same links and the same tiles, flipped alike (the cubes and barrels on the
-    tiles, the merchants' beer and everything off the board may differ: those are read from the
-    state each time). Connectivity is one labelling of the link network's components instead of
-    one breadth-first search per tile. Every float is accumulated in the order :func:`explain`
-    uses, so :meth:`Evaluator.value` gives exactly the same number.
+    Made from scratch with one pass over the tiles, or derived from the facts of a state this one
+    was reached from (:meth:`derive`) by looking only at the tiles that changed: tiles are shared
+    between copies of a state and replaced, never changed, by the engine (copy on write), so a
+    changed tile is one that is not the same object any more.
     """
 
-    __slots__ = ("pending", "rescoring", "growth", "reach", "tiles", "breweries")
+    __slots__ = (
+        "era",
+        "tiles",
+        "icons",
+        "tile_vp",
+        "rescoring",
+        "own_unflipped",
+        "own_locs",
+        "breweries",
+        "ports",
+        "_slots",
+    )
 
     def __init__(self, state: GameState, seat: int, w: Weights) -> None:
         rules = state.rules
         canal = state.era == "canal"
-        link_defs = rules.links
-        own_links_at: dict[str, int] = {}
-        component: dict[str, str] = {}  # location -> a representative of its link component
-        linked: list[tuple[str, ...]] = []
-        reach: set[str] = set()
-        for lid, owner in state.links.items():
-            ends = link_defs[lid].connects
-            linked.append(ends)
-            if owner == seat:
-                reach.update(ends)
-                for loc in ends:
-                    own_links_at[loc] = own_links_at.get(loc, 0) + 1
-        if linked:
-            component = _components(linked)
+        level = rules.level
         icons: dict[str, int] = {}
         tile_vp = 0
         rescoring = 0.0
-        own_unflipped: list[tuple[str, str, Tile]] = []
-        breweries: list[tuple[str, int, str]] = []  # unflipped breweries: ref, owner, component
-        ports: set[str] = set()  # components holding an unflipped port (Lancashire)
+        own_unflipped: list[tuple[str, str, IndustryLevel]] = []
+        own_locs: set[str] = set()
+        breweries: list[tuple[str, int, str]] = []  # unflipped breweries, any owner: ref, owner, location
+        ports: list[str] = []  # locations of unflipped ports (Lancashire), any owner
         for ref, t in state.tiles.items():
-            loc = ref.split(":", 1)[0]
+            loc = _location_of(ref)
+            info = level(t.industry, t.level)
             if t.flipped:
-                info = rules.level(t.industry, t.level)
                 icons[loc] = icons.get(loc, 0) + info.link_vp
                 if t.owner == seat:
                     tile_vp += info.vp
@@ -478,34 +544,242 @@ class BoardFacts:
                         rescoring += w.carry * info.vp
             else:
                 if t.industry == "brewery":
-                    breweries.append((ref, t.owner, component.get(loc, loc)))
+                    breweries.append((ref, t.owner, loc))
                 elif t.industry == "port":
-                    ports.add(component.get(loc, loc))
+                    ports.append(loc)
                 if t.owner == seat:
-                    own_unflipped.append((ref, loc, t))
+                    own_unflipped.append((ref, loc, info))
             if t.owner == seat:
-                reach.add(loc)
-        link_vp = 0
-        locations = rules.locations
-        for lid, owner in state.links.items():
-            if owner == seat:
-                for loc in link_defs[lid].connects:
-                    link_vp += locations[loc].printed_link_vp + icons.get(loc, 0)
-        self.pending = float(link_vp + tile_vp)
+                own_locs.add(loc)
+        self.era = state.era
+        self.tiles = state.tiles
+        self.icons = icons
+        self.tile_vp = tile_vp
         self.rescoring = rescoring
-        self.reach = len(reach)
+        self.own_unflipped = own_unflipped
+        self.own_locs = own_locs
         self.breweries = breweries
+        self.ports = ports
+        self._slots: dict[str, float] = {}
+
+    def derive(self, state: GameState, seat: int, w: Weights) -> TileFacts | None:
+        """These facts updated to ``state``, reached from the state they describe by adding tiles,
+        flipping tiles or taking cubes; None when it got there otherwise (a tile removed, overbuilt
+        or moved, or a new era): make them from scratch then."""
+        old = self.tiles
+        new = state.tiles
+        if state.era != self.era:
+            return None
+        if new is old:
+            return self
+        old_refs = list(old)
+        new_refs = list(new)
+        n = len(old_refs)
+        if new_refs[:n] != old_refs:  # a tile left, or one moved to the end
+            return None
+        old_tiles = list(old.values())
+        new_tiles = list(new.values())
+        # tiles are replaced, never changed: compare identities (at C speed: most are the same)
+        changed: list[tuple[str, Tile | None, Tile]] = [
+            (new_refs[i], old_tiles[i], new_tiles[i])
+            for i in itertools.compress(range(n), map(operator.is_not, old_tiles, new_tiles))
+        ]
+        for i in range(n, len(new_refs)):
+            changed.append((new_refs[i], None, new_tiles[i]))
+        for _, o, t in changed:
+            if o is not None and (
+                o.owner != t.owner or o.industry != t.industry or o.level != t.level or (o.flipped and not t.flipped)
+            ):
+                return None  # overbuilt (or unflipped)
+        out = TileFacts.__new__(TileFacts)
+        out.era = self.era
+        out.tiles = new
+        out.icons = self.icons
+        out.tile_vp = self.tile_vp
+        out.rescoring = self.rescoring
+        out.own_unflipped = self.own_unflipped
+        out.own_locs = self.own_locs
+        out.breweries = self.breweries
+        out.ports = self.ports
+        out._slots = self._slots
+        rules = state.rules
+        canal = state.era == "canal"
+        rescored = False
+        for ref, o, t in changed:
+            flips = t.flipped and (o is None or not o.flipped)
+            if o is not None and not flips:
+                continue  # cubes or barrels taken, nothing else
+            loc = _location_of(ref)
+            info = rules.level(t.industry, t.level)
+            if out._slots is self._slots:
+                out._slots = dict(self._slots)
+            out._slots.pop(loc, None)
+            own = t.owner == seat
+            if flips:
+                if out.icons is self.icons:
+                    out.icons = dict(self.icons)
+                out.icons[loc] = out.icons.get(loc, 0) + info.link_vp
+                if own:
+                    out.tile_vp += info.vp
+                    rescored = rescored or (canal and t.level >= 2)
+            if o is None:  # a new tile
+                if own and loc not in out.own_locs:
+                    out.own_locs = out.own_locs | {loc}
+                if not flips:
+                    if t.industry == "brewery":
+                        out.breweries = [*out.breweries, (ref, t.owner, loc)]
+                    elif t.industry == "port":
+                        out.ports = [*out.ports, loc]
+                    if own:
+                        out.own_unflipped = [*out.own_unflipped, (ref, loc, info)]
+            else:  # flipped in place
+                if t.industry == "brewery":
+                    out.breweries = [b for b in out.breweries if b[0] != ref]
+                elif t.industry == "port":
+                    out.ports = list(out.ports)
+                    out.ports.remove(loc)
+                if own:
+                    out.own_unflipped = [u for u in out.own_unflipped if u[0] != ref]
+        if rescored:  # in the board's order, like explain()
+            out.rescoring = 0.0
+            for t in new.values():
+                if t.owner == seat and t.flipped and t.level >= 2:
+                    out.rescoring += w.carry * rules.level(t.industry, t.level).vp
+        return out
+
+    def slot_icons(self, state: GameState, loc: str) -> float:
+        """Link icons still to come at a town: unflipped tiles' icons, and a guess per empty slot."""
+        pending = self._slots.get(loc)
+        if pending is None:
+            pending = 0.0
+            for slot in state.rules.locations[loc].slots:
+                there = state.tiles.get(slot.ref)
+                if there is None:
+                    pending += _EMPTY_SLOT_ICONS
+                elif not there.flipped:
+                    pending += state.rules.level(there.industry, there.level).link_vp
+            self._slots[loc] = pending
+        return pending
+
+
+class LinkFacts:
+    """What the evaluation of one seat takes from the links alone: connectivity and own links.
+
+    ``component`` maps every linked location to a representative of its connected component (an
+    unlinked location is alone in its own), so "connected" is one comparison; :meth:`derive` merges
+    the components of links added since.
+    """
+
+    __slots__ = ("links", "own_links_at", "own_ends", "component")
+
+    def __init__(self, links: dict[str, int], rules: RulesData, seat: int) -> None:
+        defs = rules.links
+        own_links_at: dict[str, int] = {}
+        linked: list[tuple[str, ...]] = []
+        for lid, owner in links.items():
+            ends = defs[lid].connects
+            linked.append(ends)
+            if owner == seat:
+                for loc in ends:
+                    own_links_at[loc] = own_links_at.get(loc, 0) + 1
+        self.links = links
+        self.own_links_at = own_links_at
+        self.own_ends = set(own_links_at)
+        self.component = _components(linked) if linked else {}
+
+    def derive(self, new: dict[str, int], rules: RulesData, seat: int) -> LinkFacts | None:
+        """These facts updated to the links ``new``: these links plus new ones (else None)."""
+        old = self.links
+        if new is old or new == old:
+            return self
+        added: list[tuple[str, int]] = []
+        old_ids = iter(old)
+        for lid, owner in new.items():
+            before = next(old_ids, None)
+            if before is None:
+                added.append((lid, owner))
+            elif before != lid or old[lid] != owner:
+                return None
+        if len(new) != len(old) + len(added):
+            return None
+        defs = rules.links
+        out = LinkFacts.__new__(LinkFacts)
+        out.links = new
+        out.own_links_at = self.own_links_at
+        out.own_ends = self.own_ends
+        component = dict(self.component)
+        for lid, owner in added:
+            ends = defs[lid].connects
+            if owner == seat:
+                if out.own_links_at is self.own_links_at:
+                    out.own_links_at = dict(self.own_links_at)
+                    out.own_ends = set(self.own_ends)
+                for loc in ends:
+                    out.own_links_at[loc] = out.own_links_at.get(loc, 0) + 1
+                out.own_ends.update(ends)
+            roots = {component.get(loc, loc) for loc in ends}
+            root = component.get(ends[0], ends[0])
+            roots.discard(root)
+            if roots:
+                for loc, r in component.items():
+                    if r in roots:
+                        component[loc] = root
+            for loc in ends:
+                component[loc] = root
+        out.component = component
+        return out
+
+
+class BoardFacts:
+    """What :func:`explain` takes from the board alone (links, tiles placed and flipped), for one seat.
+
+    A board changes only through :meth:`~brass_stats.engine.state.GameState.touch_board`, which
+    bumps ``board_version``; two states with the same ``board_version``, one copied from the
+    other, hold the same links and the same tiles, flipped alike (the cubes and barrels on the
+    tiles, the merchants' beer and everything off the board may differ: those are read from the
+    state each time). It combines :class:`TileFacts` and :class:`LinkFacts`. Every float is
+    accumulated in the order :func:`explain` uses (or is a sum of halves, exact in any order), so
+    :meth:`Evaluator.value` gives exactly the same number.
+    """
+
+    __slots__ = ("pending", "rescoring", "growth", "reach", "tiles", "breweries", "tile_facts", "link_facts")
+
+    def __init__(
+        self,
+        state: GameState,
+        seat: int,
+        w: Weights,
+        tile_facts: TileFacts | None = None,
+        link_facts: LinkFacts | None = None,
+    ) -> None:
+        rules = state.rules
+        tf = self.tile_facts = tile_facts or TileFacts(state, seat, w)
+        lf = self.link_facts = link_facts or LinkFacts(state.links, rules, seat)
+        component = lf.component
+        own_links_at = lf.own_links_at
+        locations = rules.locations
+        icons = tf.icons
+        link_vp = 0
+        for loc, n in own_links_at.items():
+            link_vp += n * (locations[loc].printed_link_vp + icons.get(loc, 0))
+        self.pending = float(link_vp + tf.tile_vp)
+        self.rescoring = tf.rescoring
+        self.reach = len(tf.own_locs | lf.own_ends)
+        self.breweries = [(ref, owner, component.get(loc, loc)) for ref, owner, loc in tf.breweries]
 
         dcm = bool(rules.dcm_track)
-        trade_components = {component.get(x, x) for x in trade_locations(state)} if dcm else set()
+        if dcm:
+            ports = {component.get(loc, loc) for loc in tf.ports}
+            trade_components = {component.get(x, x) for x in trade_locations(state)}
         seen: dict[str, int] = {}
         tiles: list[tuple[Any, ...]] = []
-        for ref, loc, t in own_unflipped:
-            info = rules.level(t.industry, t.level)
+        canal = state.era == "canal"
+        for ref, loc, info in tf.own_unflipped:
+            industry = info.industry
             here = component.get(loc, loc)
             kind: int
             data: Any
-            if t.industry in rules.sellable:
+            if industry in rules.sellable:
                 if dcm:
                     if here in ports:
                         kind, data = _SELL_FIXED, w.p_sell_ready
@@ -517,35 +791,46 @@ class BoardFacts:
                     buyers = tuple(
                         i
                         for i, ms in enumerate(state.merchant_spaces)
-                        if t.industry in ms.accepts and component.get(ms.location, ms.location) == here
+                        if industry in ms.accepts and component.get(ms.location, ms.location) == here
                     )
                     if buyers:
                         kind, data = _SELL_MERCHANT, (buyers, here)
                     else:
                         kind, data = _SELL_FIXED, w.p_sell_unconnected
             else:
-                crowd = w.crowding ** seen.get(t.industry, 0)
-                seen[t.industry] = seen.get(t.industry, 0) + 1
-                isolated = t.industry == "coal_mine" and loc not in component  # no link reaches it
+                crowd = w.crowding ** seen.get(industry, 0)
+                seen[industry] = seen.get(industry, 0) + 1
+                isolated = industry == "coal_mine" and loc not in component  # no link reaches it
                 kind, data = _RESOURCE, (crowd, isolated)
             worth = info.vp + info.link_vp * own_links_at.get(loc, 0)
-            tiles.append((ref, kind, data, worth, canal and t.level >= 2, info.vp, info.income_spaces))
+            tiles.append((ref, kind, data, worth, canal and info.level >= 2, info.vp, info.income_spaces))
         self.tiles = tiles
 
-        growth = 0.0
+        growth = 0.0  # a sum of halves: exact in any order
         for loc, n in own_links_at.items():
-            L = locations[loc]
-            if L.is_merchant:
-                continue
-            pending = 0.0
-            for slot in L.slots:
-                there = state.tiles.get(slot.ref)
-                if there is None:
-                    pending += _EMPTY_SLOT_ICONS
-                elif not there.flipped:
-                    pending += rules.level(there.industry, there.level).link_vp
-            growth += n * pending
+            if not locations[loc].is_merchant:
+                growth += n * tf.slot_icons(state, loc)
         self.growth = growth
+
+    def derive(self, state: GameState, seat: int, w: Weights, links: dict[str, int] | None = None) -> BoardFacts:
+        """The facts of ``state`` (with ``links`` instead of its own, if given), reached from the state
+        these describe: derived where it can be."""
+        tf = self.tile_facts.derive(state, seat, w)
+        if links is None:
+            links = state.links
+        lf = self.link_facts.derive(links, state.rules, seat) or LinkFacts(links, state.rules, seat)
+        return BoardFacts(state, seat, w, tf, lf)
+
+
+_LOCATION_OF: dict[str, str] = {}
+
+
+def _location_of(ref: str) -> str:
+    """The location of a slot reference ``"<location>:<slot>"`` (memoised: there are few)."""
+    loc = _LOCATION_OF.get(ref)
+    if loc is None:
+        loc = _LOCATION_OF[ref] = ref.split(":", 1)[0]
+    return loc
 
 
 def _components(linked: Sequence[tuple[str, ...]]) -> dict[str, str]:
@@ -587,32 +872,92 @@ class Evaluator:
         self.w = w
         self.demand = resource_demand(base, w)
         self._base_facts: dict[int, BoardFacts] = {}
+        self._blocked: dict[tuple[Any, ...], int] = {}
+        self._probes: dict[int, tuple[GameState, int, list[float], float | None, float | None]] = {}
 
-    def facts(self, state: GameState, seat: int) -> BoardFacts:
+    def facts(self, state: GameState, seat: int, links: dict[str, int] | None = None) -> BoardFacts:
         """The seat's board facts, shared with the base state's when the board has not changed since."""
-        if state.board_version == self.base.board_version:
+        if links is None and state.board_version == self.base.board_version:
             facts = self._base_facts.get(seat)
             if facts is None:
                 facts = self._base_facts[seat] = BoardFacts(self.base, seat, self.w)
             return facts
-        return BoardFacts(state, seat, self.w)
+        base = self._base_facts.get(seat)
+        if base is None:
+            base = self._base_facts[seat] = BoardFacts(self.base, seat, self.w)
+        return base.derive(state, seat, self.w, links)
 
-    def value(self, state: GameState, seat: int) -> float:
+    def value(self, state: GameState, seat: int, links: dict[str, int] | None = None) -> float:
+        """``evaluate(state, seat, w, include_hand=False, demand=resource_demand(base, w))``.
+
+        With ``links``: the value of ``state`` with these links instead of its own (see
+        :func:`board_values`: a Network with the same coal and beer sources as the one that led to
+        ``state``, but other links).
+        """
         w = self.w
-        own = self._seat_value(state, seat)
+        own = self._seat_value(state, seat, links)
         if w.opponents and not state.game_over:
-            others = [self._seat_value(state, s) for s in range(state.num_players) if s != seat]
+            others = [self._seat_value(state, s, links) for s in range(state.num_players) if s != seat]
             own -= w.opponents * max(others)
         return own
 
-    def _seat_value(self, state: GameState, seat: int) -> float:
+    def develop_value(self, probe: GameState, seat: int, industries: Sequence[str]) -> float:
+        """:meth:`value` of the state a Develop of ``industries`` by ``seat`` leads to from ``base``.
+
+        ``probe`` is the state another Develop by the seat with the same stated iron sources led
+        to. The engine reads a player's mat only to build and develop, and a Develop's iron and
+        cost do not depend on the industries, so the two states differ only in the seat's mat,
+        which only the mat term reads: the other terms are computed once per probe, and the mat
+        is the base seat's with :meth:`~brass_stats.engine.state.Player.take_from_mat` per
+        industry.
+        """
+        w = self.w
+        entry = self._probes.get(id(probe))
+        if entry is None or entry[0] is not probe or entry[1] != seat:
+            head, factor = self._seat_parts(probe, seat)
+            others = None
+            if w.opponents and not probe.game_over:
+                others = max(self._seat_value(probe, s) for s in range(probe.num_players) if s != seat)
+            entry = self._probes[id(probe)] = (probe, seat, head, factor, others)
+        _, _, head, factor, others = entry
+        if factor is None:  # the game is over: the mat counts for nothing
+            own = sum(head)
+        else:
+            p = self.base.players[seat].copy()
+            for industry in industries:
+                p.take_from_mat(industry)
+            own = sum([*head, -w.develop * self._blocked_count(probe, p.mat) * factor])
+        if others is not None:
+            own -= w.opponents * others
+        return own
+
+    def _seat_value(self, state: GameState, seat: int, links: dict[str, int] | None = None) -> float:
+        head, factor = self._seat_parts(state, seat, links)
+        if factor is None:
+            return sum(head)
+        mat = -self.w.develop * self._blocked_count(state, state.players[seat].mat) * factor
+        # a list summed once, like sum(explain(...).values()): the same result on every Python
+        return sum([*head, mat])
+
+    def _blocked_count(self, state: GameState, mat: dict[str, list[int]]) -> int:
+        key = (state.era, *map(tuple, mat.values()))  # all _blocked_in_mat() reads
+        blocked = self._blocked.get(key)
+        if blocked is None:
+            blocked = self._blocked[key] = _blocked_in_mat(state.rules, state.era, mat)
+        return blocked
+
+    def _seat_parts(
+        self, state: GameState, seat: int, links: dict[str, int] | None = None
+    ) -> tuple[list[float], float | None]:
+        """The terms of :func:`explain` but the mat's, in its order, and the factor of the mat term
+        (None once the game is over: the terms are then the VP and the tie-break)."""
         w = self.w
         rules = state.rules
         p = state.players[seat]
         level = rules.income_levels[p.income_space]
         if state.phase == "over":
-            return sum([float(p.vp), 0.01 * level + 0.0001 * p.money])
-        facts = self.facts(state, seat)
+            return [float(p.vp), 0.01 * level + 0.0001 * p.money], None
+        facts = self.facts(state, seat, links)
         # horizon(): the same arithmetic
         n = len(state.players)
         per_era = rules.rounds_per_era[n]
@@ -665,22 +1010,18 @@ class Evaluator:
             risk += w.shortfall * (p.money + level)
         if level < 0:
             risk -= w.negative_income * level * level * min(1.0, payouts / 6.0)
-        mat = -w.develop * _blocked_tiles(state, seat) * min(1.0, own_game / 8.0)
-        # a list summed once, like sum(explain(...).values()): the same result on every Python
-        return sum(
-            [
-                float(p.vp),
-                facts.pending,
-                facts.rescoring,
-                unflipped,
-                w.link_growth * all_era * facts.growth,
-                w.reach * facts.reach,
-                money,
-                income,
-                risk,
-                mat,
-            ]
-        )
+        head = [
+            float(p.vp),
+            facts.pending,
+            facts.rescoring,
+            unflipped,
+            w.link_growth * all_era * facts.growth,
+            w.reach * facts.reach,
+            money,
+            income,
+            risk,
+        ]
+        return head, min(1.0, own_game / 8.0)
 
     def _p_sell_merchant(self, state: GameState, seat: int, facts: BoardFacts, data: Any) -> float:
         """_p_sell() for a Birmingham tile connected to a buyer: ready with beer in reach."""
@@ -737,17 +1078,19 @@ def _p_sell(state: GameState, seat: int, loc: str, industry: str, w: Weights) ->
 
 def _blocked_tiles(state: GameState, seat: int) -> int:
     """Mat tiles in front of better ones that are worth developing away."""
-    p = state.players[seat]
-    rules = state.rules
+    return _blocked_in_mat(state.rules, state.era, state.players[seat].mat)
+
+
+def _blocked_in_mat(rules: RulesData, era: str, mat: dict[str, list[int]]) -> int:
     blocked = 0
-    for ind, counts in p.mat.items():
+    for ind, counts in mat.items():
         levels = rules.industries[ind]
         run = 0
         for i, n in enumerate(counts):
             if not n:
                 continue
             info = levels[i]
-            junk = (state.era == "rail" and not info.rail_ok) or (ind == "pottery" and info.vp <= 1)
+            junk = (era == "rail" and not info.rail_ok) or (ind == "pottery" and info.vp <= 1)
             if not junk:
                 break
             run += n

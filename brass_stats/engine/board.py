@@ -12,25 +12,23 @@ from collections import deque
 from .state import GameState
 
 
-def _adjacency(state: GameState) -> dict[str, set[str]]:
-    key = ("adj",)
-    adj = state.cache.get(key)
+def _adjacency(state: GameState) -> dict[str, frozenset[str]]:
+    adj: dict[str, frozenset[str]] | None = state.link_cache.get("adj")
     if adj is None:
-        adj = {}
+        sets: dict[str, set[str]] = {}
         links = state.rules.links
         for link_id in state.links:
             ends = links[link_id].connects
             for a in ends:
-                s = adj.setdefault(a, set())
-                s.update(b for b in ends if b != a)
-        state.cache[key] = adj
+                sets.setdefault(a, set()).update(b for b in ends if b != a)
+        adj = {a: frozenset(s) for a, s in sets.items()}
+        state.link_cache["adj"] = adj
     return adj
 
 
 def distances_from(state: GameState, origins: tuple[str, ...]) -> dict[str, int]:
     """Link-tile distance from the nearest of ``origins`` to every connected location."""
-    key = ("dist", origins)
-    dist = state.cache.get(key)
+    dist = state.link_cache.get(origins)
     if dist is None:
         adj = _adjacency(state)
         dist = {o: 0 for o in origins}
@@ -42,7 +40,7 @@ def distances_from(state: GameState, origins: tuple[str, ...]) -> dict[str, int]
                 if nxt not in dist:
                     dist[nxt] = d
                     queue.append(nxt)
-        state.cache[key] = dist
+        state.link_cache[origins] = dist
     return dist
 
 

@@ -230,14 +230,14 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
             industry=replacing.industry,
             level=replacing.level,
         )
-        state.touch_board()
+        state.touch_board(links=False)
     coal, coal_cost = consume_coal(state, seat, (a.location,), info.cost_coal, a.coal, policy, "build")
     iron, iron_cost = consume_iron(state, seat, info.cost_iron, a.iron, policy, "build")
     spend(state, seat, info.cost_money + coal_cost + iron_cost, "build", f"building {a.industry} level {level}")
     p.take_from_mat(a.industry)
     tile = Tile(seat, a.industry, level, info.resources_on_build(state.era))
     state.tiles[ref] = tile
-    state.touch_board()
+    state.touch_board(links=False)
     state.effect("build", seat, 1, "build", tile=ref, industry=a.industry, level=level)
     if a.industry in rules.flips_on_build:
         flip(state, ref, "build")  # Lancashire shipyards

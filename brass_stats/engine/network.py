@@ -77,9 +77,8 @@ def apply_network(state: GameState, a: Network, policy: ChoicePolicy) -> Network
     for i, link_id in enumerate(links):
         check_link_placeable(state, seat, link_id)
         check_link_tiles_left(state, seat, policy)
-        state.links[link_id] = seat
+        state.add_link(link_id, seat)
         state.players[seat].link_tiles -= 1  # below 0 only in a game replayed as played
-        state.touch_board()
         state.effect("link", seat, 1, "network", link=link_id, link_type=era)
         if era == "rail":
             stated = None if a.coal is None else a.coal[i : i + 1]

@@ -49,7 +49,7 @@ def flip(state: GameState, ref: str, cause: str) -> None:
     moved = state.advance_income(t.owner, info.income_spaces)
     state.effect("flip", t.owner, 1, cause, tile=ref, industry=t.industry, level=t.level)
     state.effect("income_spaces", t.owner, moved, cause, tile=ref)
-    state.touch_board()
+    state.touch_board(links=False)
 
 
 def _stated(stated: tuple[str, ...] | None, n: int, what: str, seat: int) -> None:
@@ -273,7 +273,7 @@ def consume_beer(
             )
         if src == MERCHANT:
             assert merchant_space is not None
-            state.merchant_spaces[merchant_space].beer = False
+            state.merchant_spaces[merchant_space] = state.merchant_spaces[merchant_space].with_beer(False)
             state.effect("beer_used", seat, 1, cause, source=MERCHANT)
         else:
             take_resource(state, src, cause)

@@ -3,6 +3,9 @@
 The state holds what is on the table; rules live in the action modules.
 Derived facts (who is connected to what) are cached per board version in
 :mod:`brass_stats.engine.board` and never recomputed while the board is unchanged.
+Copies of a state share those caches until one of them changes its board: a change
+replaces the changed state's cache dicts (never clears them), so what one copy adds
+to a shared cache is true for every state sharing it.
 """
 
 from __future__ import annotations
@@ -123,11 +126,17 @@ class Effect:
 
 @dataclass(slots=True)
 class MerchantSpace:
+    """A merchant tile on a space; shared between copies of a state, so the engine replaces it
+    (``state.merchant_spaces[i] = ms.with_beer(False)``) rather than changing it."""
+
     location: str
     index: int
     face: str  # "cotton_mill", "manufacturer", "pottery", "all" or "blank"
     accepts: frozenset[str]
     beer: bool
+
+    def with_beer(self, beer: bool) -> MerchantSpace:
+        return MerchantSpace(self.location, self.index, self.face, self.accepts, beer)
 
 
 @dataclass
@@ -159,7 +168,8 @@ class GameState:
     # the board just before each era's scoring: era -> (tiles, links)
     era_boards: dict[str, tuple[dict[str, Tile], dict[str, int]]] = field(default_factory=dict)
     board_version: int = 0
-    cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+    cache: dict[Any, Any] = field(default_factory=dict, repr=False)  # facts about tiles and links
+    link_cache: dict[Any, Any] = field(default_factory=dict, repr=False)  # facts about links only
     action_count: int = 0
     effects: list[Effect] | None = None  # set to a list to record consequences
 
@@ -239,10 +249,28 @@ class GameState:
     def has_pieces_on_board(self, seat: int) -> bool:
         return any(t.owner == seat for t in self.tiles.values()) or seat in self.links.values()
 
-    def touch_board(self) -> None:
-        """Call after any change to tiles or links: drops cached connectivity."""
+    def touch_board(self, links: bool = True) -> None:
+        """Call after any change to tiles or links: drops cached facts about the board.
+
+        ``links=False`` says the links did not change, so connectivity (distances) is kept.
+        The caches are replaced, not cleared: other copies of the state may share them.
+        """
         self.board_version += 1
-        self.cache.clear()
+        self.cache = {}
+        if links:
+            self.link_cache = {}
+
+    def add_link(self, link_id: str, seat: int) -> None:
+        """Place a link tile; the link adjacency is updated from the previous one, not rebuilt."""
+        self.links[link_id] = seat
+        adj = self.link_cache.get("adj")
+        self.touch_board()
+        if adj is not None:
+            adj = dict(adj)
+            ends = self.rules.links[link_id].connects
+            for a in ends:
+                adj[a] = adj.get(a, frozenset()).union(b for b in ends if b != a)
+            self.link_cache["adj"] = adj
 
     def copy(self) -> GameState:
         """A copy fit for look-ahead: changing it never changes this state (shares the immutable rules data).
@@ -258,14 +286,11 @@ class GameState:
         new.wild = dict(self.wild)
         new.tiles = dict(self.tiles)
         new.links = dict(self.links)
-        new.merchant_spaces = [
-            MerchantSpace(m.location, m.index, m.face, m.accepts, m.beer) for m in self.merchant_spaces
-        ]
+        new.merchant_spaces = list(self.merchant_spaces)  # replaced, never changed, by the engine
         new.shortfalls = list(self.shortfalls)
         new.reserve = list(self.reserve)
         new.dcm_pile = list(self.dcm_pile)
         new.dcm_drawn = list(self.dcm_drawn)
-        new.cache = dict(self.cache)
         new.chance = self.chance.copy()
         new.effects = None
         return new

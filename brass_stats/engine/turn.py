@@ -38,8 +38,14 @@ HANDLERS: dict[type[Action], Handler] = {
 }
 
 
-def apply_action(state: GameState, action: Action, policy: ChoicePolicy = STRICT) -> tuple[GameState, Action]:
-    """Apply one action to a copy of ``state``; returns (new state, action with all choices stated)."""
+def apply_action(
+    state: GameState, action: Action, policy: ChoicePolicy = STRICT, in_place: bool = False
+) -> tuple[GameState, Action]:
+    """Apply one action to a copy of ``state``; returns (new state, action with all choices stated).
+
+    ``in_place=True`` changes ``state`` itself (no copy), for a caller that keeps no earlier state;
+    after an :class:`IllegalAction` such a state is half-changed and must be thrown away.
+    """
     if state.phase == "over":
         raise IllegalAction("turn.game_over", "the game is over; no further actions may be taken", player=action.player)
     expected = state.current_player
@@ -50,7 +56,7 @@ def apply_action(state: GameState, action: Action, policy: ChoicePolicy = STRICT
             player=action.player,
             expected=expected,
         )
-    new = state.copy()
+    new = state if in_place else state.copy()
     new.effects = state.effects
     if state.phase == "shortfall":
         if not isinstance(action, Shortfall):
@@ -202,7 +208,7 @@ def apply_shortfall(state: GameState, a: Shortfall, policy: ChoicePolicy) -> Sho
                 player=seat,
             )
         t = state.tiles.pop(ref)
-        state.touch_board()
+        state.touch_board(links=False)
         value = tile_sale_value_of(state, t)
         take = min(value, remaining)
         remaining -= take
@@ -253,9 +259,8 @@ def _start_rail_era(state: GameState) -> None:
     for ref in [r for r, t in state.tiles.items() if t.level == 1]:
         t = state.tiles.pop(ref)
         state.effect("tile_removed", t.owner, 1, "canal_era_end", tile=ref, industry=t.industry, level=1)
-    for ms in state.merchant_spaces:
-        ms.beer = bool(ms.accepts)
-    state.touch_board()
+    state.merchant_spaces = [ms.with_beer(bool(ms.accepts)) for ms in state.merchant_spaces]
+    state.touch_board(links=False)
     n = state.num_players
     if state.rules.dcm_tiles:  # Distant Cotton Market: marker to the top, all tiles reshuffled
         state.dcm_position = 0

@@ -70,7 +70,8 @@ class Replay:
 
     def __post_init__(self) -> None:
         self.initial = new_game(list(self.log.players), self.log.chance_source(), self.log.rules(), self.log.options)
-        self.state = self.initial
+        # without kept states the replay changes one state in place (no copy per action)
+        self.state = self.initial if self.keep_states else self.initial.copy()
 
     def __repr__(self) -> str:
         names = ", ".join(repr(_short(n)) for n in self.log.players)
@@ -94,11 +95,14 @@ class Replay:
         before = self.state
         effects: list[Effect] = []
         before.effects = effects
+        era, round_, era_round, turn_pos = before.era, before.round, before.era_round, before.turn_pos
         try:
-            after, resolved = apply_action(before, action, self.policy)
+            after, resolved = apply_action(before, action, self.policy, in_place=not self.keep_states)
         except IllegalAction as e:
+            if not self.keep_states:
+                self._restore()
             e.index = len(self.steps)
-            e.era, e.round = before.era, before.round
+            e.era, e.round = era, round_
             e.action = action.to_json()
             e.file = self.log.file
             e.edition = self.log.edition
@@ -109,19 +113,28 @@ class Replay:
         after.effects = None
         step = Step(
             len(self.steps),
-            before.era,
-            before.round,
-            before.era_round,
-            before.turn_pos,
+            era,
+            round_,
+            era_round,
+            turn_pos,
             resolved,
             effects,
             after if self.keep_states else None,
         )
         self.steps.append(step)
-        if before.era == "canal" and after.era == "rail":
-            self.checkpoints["rail_era_start"] = after
+        if era == "canal" and after.era == "rail":
+            self.checkpoints["rail_era_start"] = after if self.keep_states else after.copy()
         self.state = after
         return step
+
+    def _restore(self) -> None:
+        """After an illegal action changed the in-place state half-way: the state after the last
+        legal action again, replayed from the start (only failing games pay for this)."""
+        state = self.initial.copy()
+        for step in self.steps:
+            state, _ = apply_action(state, step.action, self.policy, in_place=True)
+        state.effects = None
+        self.state = state
 
     def run(self) -> Replay:
         """Apply every action of the log; stops at the first illegal one (see ``error``)."""

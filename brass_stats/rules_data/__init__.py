@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -238,6 +238,11 @@ class RulesData:
             return self._levels[(industry, level)]
         except KeyError:
             raise IndexError(f"{industry} has no level {level}") from None
+
+    @cached_property
+    def location_industries(self) -> dict[str, frozenset[str]]:
+        """Industries shown on any space of each location (computed once per rules data)."""
+        return {loc.id: frozenset(i for s in loc.slots for i in s.industries) for loc in self.locations.values()}
 
     def first_level(self, industry: str) -> int:
         """The lowest printed level (1, or 0 for Lancashire's unbuildable shipyards)."""

@@ -1,4 +1,8 @@
-"""Legal actions of the player to move.
+"""The previous ``legal_actions``, kept as the reference the fast one must equal action for action.
+
+Every candidate is tried through the engine (:func:`apply_action`); slow but obviously right.
+
+Legal actions of the player to move.
 
 Legality is always decided by the engine itself (:func:`apply_action`), never
 by searching this list. Enumeration works in two stages:
@@ -27,18 +31,18 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import fields
 from typing import Any, TypeVar
 
-from ..errors import IllegalAction
-from ..rules_data import WILD_CARDS, WILD_INDUSTRY, WILD_LOCATION, card_industries, card_location
-from .actions import Action, Build, Develop, Loan, Network, Pass, Sale, Scout, Sell, Shortfall
-from .board import connected, connected_to_trade, network
-from .build import _virtual_link, slot_options
-from .develop import developable
-from .loan import loan_allowed
-from .policy import BEER_SOURCE, FIRST_OPTION, ChoicePolicy
-from .resources import MERCHANT
-from .sell_cotton import DISTANT_MARKET, market_closed
-from .state import GameState
-from .turn import apply_action, sellable_for_shortfall, tile_sale_value
+from brass_stats.engine.actions import Action, Build, Develop, Loan, Network, Pass, Sale, Scout, Sell, Shortfall
+from brass_stats.engine.board import connected, connected_to_trade, network
+from brass_stats.engine.build import _virtual_link, slot_options
+from brass_stats.engine.develop import developable
+from brass_stats.engine.loan import loan_allowed
+from brass_stats.engine.policy import BEER_SOURCE, FIRST_OPTION, ChoicePolicy
+from brass_stats.engine.resources import MERCHANT
+from brass_stats.engine.sell_cotton import DISTANT_MARKET, market_closed
+from brass_stats.engine.state import GameState
+from brass_stats.engine.turn import apply_action, sellable_for_shortfall, tile_sale_value
+from brass_stats.errors import IllegalAction
+from brass_stats.rules_data import WILD_CARDS, WILD_INDUSTRY, WILD_LOCATION, card_industries, card_location
 
 T = TypeVar("T")
 
