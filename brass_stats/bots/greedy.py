@@ -897,7 +897,7 @@ class Evaluator:
         # a list summed once, like sum(explain(...).values()): the same result on every Python
         return sum([*head, mat])
 
-    def _blocked_count(self, state: GameState, mat: dict[str, list[int]]) -> int:
+    def _blocked_count(self, state: GameState, mat: dict[str, tuple[int, ...]]) -> int:
         key = (state.era, *map(tuple, mat.values()))  # all _blocked_in_mat() reads
         blocked = self._blocked.get(key)
         if blocked is None:
@@ -1037,7 +1037,7 @@ def _blocked_tiles(state: GameState, seat: int) -> int:
     return _blocked_in_mat(state.rules, state.era, state.players[seat].mat)
 
 
-def _blocked_in_mat(rules: RulesData, era: str, mat: dict[str, list[int]]) -> int:
+def _blocked_in_mat(rules: RulesData, era: str, mat: dict[str, tuple[int, ...]]) -> int:
     blocked = 0
     for ind, counts in mat.items():
         levels = rules.industries[ind]

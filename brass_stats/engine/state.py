@@ -73,8 +73,11 @@ class Player:
         self.vp: int = 0
         self.hand: list[str] = []
         self.discard: list[str] = []
-        # tiles left on the player mat, per industry, per level (index: level - first level)
-        self.mat: dict[str, list[int]] = {ind: [lv.tiles for lv in rules.industries[ind]] for ind in rules.industry_ids}
+        # tiles left on the player mat, per industry, per level (index: level - first level); shared
+        # between copies of the player, so it is replaced (set_mat_count), never changed in place
+        self.mat: dict[str, tuple[int, ...]] = {
+            ind: tuple(lv.tiles for lv in rules.industries[ind]) for ind in rules.industry_ids
+        }
         self.first_level: dict[str, int] = {ind: rules.first_level(ind) for ind in rules.industry_ids}
         self.spent: int = 0  # money spent this round (on the Character tile)
         self.loans: int = 0
@@ -100,14 +103,21 @@ class Player:
     def take_from_mat(self, industry: str) -> int:
         lvl = self.lowest_level(industry)
         assert lvl is not None
-        self.mat[industry][lvl - self.first_level[industry]] -= 1
+        i = lvl - self.first_level[industry]
+        self.set_mat_count(industry, lvl, self.mat[industry][i] - 1)
         return lvl
+
+    def set_mat_count(self, industry: str, level: int, count: int) -> None:
+        """Tiles of one level left on the mat (a new mat: the old one may be shared with copies)."""
+        levels = self.mat[industry]
+        i = level - self.first_level[industry]
+        self.mat = {**self.mat, industry: (*levels[:i], count, *levels[i + 1 :])}
 
     def copy(self) -> Player:
         p = Player.__new__(Player)
         p.seat, p.name, p.money, p.income_space, p.vp = self.seat, self.name, self.money, self.income_space, self.vp
         p.hand, p.discard = list(self.hand), list(self.discard)
-        p.mat = {k: list(v) for k, v in self.mat.items()}
+        p.mat = self.mat  # replaced, never changed in place
         p.first_level = self.first_level
         p.spent, p.loans, p.link_tiles = self.spent, self.loans, self.link_tiles
         return p
