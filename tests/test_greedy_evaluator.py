@@ -94,8 +94,9 @@ def test_evaluator_equals_evaluate_on_every_compared_state(name: str) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_the_value_of_every_group_is_the_value_of_its_result(name: str) -> None:
-    """board_values() applies one Develop per set of iron sources and scores the others from it."""
-    develops = 0
+    """board_values() applies one Develop per set of iron sources, one Network per set of coal and beer
+    sources, and scores the others from it."""
+    develops = networks = 0
     for state in sampled_states(name, every=5):
         if state.game_over:
             continue
@@ -107,7 +108,8 @@ def test_the_value_of_every_group_is_the_value_of_its_result(name: str) -> None:
             expected = [evaluate(apply_action(state, v[0])[0], seat, w, False, demand) for v in groups]
             assert board_values(state, seat, groups, Evaluator(state, w)) == expected, (name, state.action_count)
         develops += sum(v[0].TYPE == "develop" for v in groups)
-    assert develops > 100
+        networks += sum(v[0].TYPE == "network" for v in groups)
+    assert develops > 100 and networks > 20
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -7,17 +7,30 @@ builders are compared table by table, row by row, over every column the referenc
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from reference_tables import reference_rows
 
 from brass_stats.bots import RandomBot, play_game
+from brass_stats.engine.actions import Build, Develop, Loan, Network, Pass, Sale, Scout, Sell, Shortfall
 from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.log.format import GameLog
-from brass_stats.replay import replay
+from brass_stats.replay import Replay, replay
 from brass_stats.storage import SCHEMAS, game_id, game_tables
+from brass_stats.storage.tables import (
+    _ACTION_JSON,
+    _SORTED_JSON,
+    _action_json,
+    _board_statistics,
+    _BoardStatistics,
+    _location_link_values,
+)
 
 SAMPLES = sorted((Path(__file__).parents[1] / "replays").rglob("*.json"))
 
@@ -52,3 +65,105 @@ def test_the_comparison_covers_both_editions_and_every_table() -> None:
     editions = {GameLog.load(p).edition for p in SAMPLES}
     assert editions == {"birmingham", "lancashire"}
     assert len(SAMPLES) >= 40
+
+
+# -- the incremental board statistics, the direct JSON and the game id -------------------------------
+
+
+@pytest.fixture(scope="module")
+def sample_replays() -> list[tuple[str, Replay]]:
+    return [(name, replay(log, AS_PLAYED)) for name, log in _logs()]
+
+
+def test_board_statistics_kept_from_board_to_board_equal_the_counts_from_scratch(
+    sample_replays: list[tuple[str, Replay]],
+) -> None:
+    """On every board of every sample game (both editions, both eras, era ends and game end), the
+    statistics updated from the previous board equal the ones counted on the whole board."""
+    boards = 0
+    for name, r in sample_replays:
+        tracker = _BoardStatistics(r.initial.rules, r.initial.num_players)
+        for step in r.steps:
+            st = step.state
+            assert st is not None
+            tracker.update(st.tiles, st.links)
+            assert tracker.rows(st.game_over) == _board_statistics(st), (name, step.index)
+            assert tracker.location_link_values() == _location_link_values(st.rules, st.tiles), (name, step.index)
+            boards += 1
+    assert boards > 4000
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 4), seed=st.integers(0, 10_000))
+def test_incremental_statistics_on_random_games(players: int, seed: int) -> None:
+    r = replay(play_game([RandomBot()] * players, seed))
+    tracker = _BoardStatistics(r.initial.rules, r.initial.num_players)
+    for step in r.steps:
+        st = step.state
+        assert st is not None
+        tracker.update(st.tiles, st.links)
+        assert tracker.rows(st.game_over) == _board_statistics(st), step.index
+
+
+def test_a_miscount_in_the_incremental_statistics_stops_the_tables(
+    sample_replays: list[tuple[str, Replay]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each game's last board is also counted from scratch: statistics that drifted (here: flips not
+    counted) stop the tables with an error instead of being stored."""
+    monkeypatch.setattr(_BoardStatistics, "_flip", lambda self, ref, t, sign: None)
+    _, r = sample_replays[0]
+    with pytest.raises(ValueError, match="counted from scratch"):
+        game_tables(r, None)
+
+
+_TEXT = st.text(st.characters(codec="utf-8"), max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    card=_TEXT,
+    location=_TEXT,
+    slot=st.none() | st.integers(-5, 10**12),
+    coal=st.none() | st.lists(_TEXT, max_size=3).map(tuple),
+    industries=st.lists(_TEXT, max_size=2).map(tuple),
+    discards=st.lists(_TEXT, max_size=3).map(tuple),
+    amount=st.none() | st.integers(0, 100),
+)
+def test_actions_written_directly_as_json_match_the_encoder(
+    card: str,
+    location: str,
+    slot: int | None,
+    coal: tuple[str, ...] | None,
+    industries: tuple[str, ...],
+    discards: tuple[str, ...],
+    amount: int | None,
+) -> None:
+    """Quotes, backslashes, control characters, non-ASCII: the direct writer is byte-equal to the encoder."""
+    actions = [
+        Build(1, card, "coal_mine", location, slot, coal, None, None),
+        Network(2, card, (location, card)),
+        Develop(0, card, industries),
+        Scout(3, discards),
+        Loan(0, card, amount),
+        Pass(1, card),
+        Shortfall(2, discards or None),
+        Sell(0, card, (Sale(location, card, slot, coal),)),
+    ]
+    for a in actions:
+        assert _action_json(a) == _ACTION_JSON(a.to_json())
+        assert _action_json(a, sort_keys=True) == _SORTED_JSON(a.to_json())
+
+
+def test_the_game_id_hashes_the_whole_log_as_json(sample_replays: list[tuple[str, Replay]]) -> None:
+    """The id written piece by piece is the hash of ``json.dumps`` of the whole body, as before."""
+    for _, r in sample_replays:
+        log = r.log
+        body = {
+            "edition": log.edition,
+            "players": list(log.players),
+            "options": log.options,
+            "chance": log.chance,
+            "actions": [a.to_json() for a in log.actions],
+        }
+        text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        assert game_id(log) == hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]

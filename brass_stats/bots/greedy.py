@@ -102,16 +102,26 @@ changes) and at the links added (:class:`TileFacts`, :class:`LinkFacts`).
 Connectivity is one labelling of the link components rather than one
 breadth-first search per tile.
 
-Develops with the same stated iron sources lead to states that differ only in the
-seat's mat (the engine reads a mat only to build and develop; the iron and its
-cost do not depend on the industries), so one of them is applied and the others
-are scored from its result with their own mat
-(:meth:`Evaluator.develop_value`): of the 20 or so develop groups of a typical
-decision, one or two are applied (the bot trusts the list it is given: legal
-actions only). ``tests/test_greedy_evaluator.py`` checks every group's value
-against :func:`evaluate` of ``apply_action``'s result on the sample games. Most
-of a game's time is spent in :func:`~brass_stats.engine.legal.legal_actions`
-(before the bot is asked) and in ``apply_action``.
+Two families of actions are scored without applying each of them:
+
+* Develops with the same stated iron sources lead to states that differ only in
+  the seat's mat (the engine reads a mat only to build and develop; the iron and
+  its cost do not depend on the industries): one of them is applied and the
+  others are scored from its result with their own mat
+  (:meth:`Evaluator.develop_value`).
+* Networks with as many links and the same stated coal and beer sources lead to
+  states that differ only in which links were placed (the cubes, barrels and
+  money they take do not depend on the links once their sources are stated),
+  unless the action ends an era, whose scoring counts the links: one is applied
+  and the others are scored from its result with their own links
+  (``Evaluator.value(state, seat, links)``).
+
+Of about 20 develop groups and up to 90 network groups in a decision, one to a
+few of each are applied (the bot trusts the list it is given: legal actions
+only). ``tests/test_greedy_evaluator.py`` checks every group's value against
+:func:`evaluate` of ``apply_action``'s result on the sample games. Most of a
+game's time is spent in :func:`~brass_stats.engine.legal.legal_actions` (before
+the bot is asked).
 """
 
 from __future__ import annotations
@@ -124,7 +134,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.actions import Action, Develop, Scout, Sell
+from ..engine.actions import Action, Develop, Network, Scout, Sell
 from ..engine.board import distances_from, network, trade_locations
 from ..engine.scoring import potential_vp
 from ..engine.sell_cotton import market_closed
@@ -217,11 +227,14 @@ class GreedyBot:
 def board_values(state: GameState, seat: int, groups: Iterable[Sequence[Action]], judge: Evaluator) -> list[float]:
     """:meth:`Evaluator.value` of the state each group's first action leads to, in order.
 
-    Develops with the same stated iron sources lead to states that differ only in the seat's mat:
-    one of them is applied, the others are scored from it (:meth:`Evaluator.develop_value`).
+    Develops with the same stated iron sources, and Networks with as many links and the same
+    stated coal and beer sources, are applied once each: the others are scored from that result
+    (see the module docstring, "Speed").
     """
     out = []
     probes: dict[tuple[str, ...], GameState] = {}  # a Develop's result, by its stated iron sources
+    networks: dict[tuple[Any, ...], GameState | None] = {}  # a Network's result, by its coal and beer
+    aliases = state.rules.link_aliases
     for variants in groups:
         first = variants[0]
         if isinstance(first, Develop) and first.iron is not None:
@@ -229,9 +242,31 @@ def board_values(state: GameState, seat: int, groups: Iterable[Sequence[Action]]
             if probe is None:
                 probe = probes[first.iron] = apply_action(state, first)[0]
             out.append(judge.develop_value(probe, seat, first.industries))
-        else:
-            out.append(judge.value(apply_action(state, first)[0], seat))
+            continue
+        if isinstance(first, Network) and _sources_stated(state, first):
+            key = (len(first.links), first.coal, first.beer)
+            if key not in networks:
+                result = apply_action(state, first)[0]
+                # links are scored at the end of an era: then the links make the score, apply each
+                networks[key] = result if result.era == state.era and result.phase != "over" else None
+            network_probe = networks[key]
+            if network_probe is not None:
+                links = dict(state.links)
+                for lid in first.links:
+                    links[aliases.get(lid, lid)] = seat
+                out.append(judge.value(network_probe, seat, links))
+                continue
+        out.append(judge.value(apply_action(state, first)[0], seat))
     return out
+
+
+def _sources_stated(state: GameState, a: Network) -> bool:
+    """Whether every coal and beer source of the Network is stated (as in every legal action)."""
+    n = len(a.links)
+    if state.era == "canal":
+        return a.coal is None and a.beer is None
+    beer_needed = n == 2 and bool(state.rules.double_rail_beer)
+    return a.coal is not None and len(a.coal) == n and (a.beer is not None) == beer_needed
 
 
 # -- grouping ---------------------------------------------------------------------
@@ -637,25 +672,24 @@ class LinkFacts:
 
     __slots__ = ("links", "own_links_at", "own_ends", "component")
 
-    def __init__(self, state: GameState, seat: int) -> None:
-        defs = state.rules.links
+    def __init__(self, links: dict[str, int], rules: RulesData, seat: int) -> None:
+        defs = rules.links
         own_links_at: dict[str, int] = {}
         linked: list[tuple[str, ...]] = []
-        for lid, owner in state.links.items():
+        for lid, owner in links.items():
             ends = defs[lid].connects
             linked.append(ends)
             if owner == seat:
                 for loc in ends:
                     own_links_at[loc] = own_links_at.get(loc, 0) + 1
-        self.links = state.links
+        self.links = links
         self.own_links_at = own_links_at
         self.own_ends = set(own_links_at)
         self.component = _components(linked) if linked else {}
 
-    def derive(self, state: GameState, seat: int) -> LinkFacts | None:
-        """These facts updated to ``state``, whose links are these plus new ones (else None)."""
+    def derive(self, new: dict[str, int], rules: RulesData, seat: int) -> LinkFacts | None:
+        """These facts updated to the links ``new``: these links plus new ones (else None)."""
         old = self.links
-        new = state.links
         if new is old or new == old:
             return self
         added: list[tuple[str, int]] = []
@@ -668,7 +702,7 @@ class LinkFacts:
                 return None
         if len(new) != len(old) + len(added):
             return None
-        defs = state.rules.links
+        defs = rules.links
         out = LinkFacts.__new__(LinkFacts)
         out.links = new
         out.own_links_at = self.own_links_at
@@ -720,7 +754,7 @@ class BoardFacts:
     ) -> None:
         rules = state.rules
         tf = self.tile_facts = tile_facts or TileFacts(state, seat, w)
-        lf = self.link_facts = link_facts or LinkFacts(state, seat)
+        lf = self.link_facts = link_facts or LinkFacts(state.links, rules, seat)
         component = lf.component
         own_links_at = lf.own_links_at
         locations = rules.locations
@@ -778,10 +812,13 @@ class BoardFacts:
                 growth += n * tf.slot_icons(state, loc)
         self.growth = growth
 
-    def derive(self, state: GameState, seat: int, w: Weights) -> BoardFacts:
-        """The facts of ``state``, reached from the state these describe: derived where it can be."""
+    def derive(self, state: GameState, seat: int, w: Weights, links: dict[str, int] | None = None) -> BoardFacts:
+        """The facts of ``state`` (with ``links`` instead of its own, if given), reached from the state
+        these describe: derived where it can be."""
         tf = self.tile_facts.derive(state, seat, w)
-        lf = self.link_facts.derive(state, seat)
+        if links is None:
+            links = state.links
+        lf = self.link_facts.derive(links, state.rules, seat) or LinkFacts(links, state.rules, seat)
         return BoardFacts(state, seat, w, tf, lf)
 
 
@@ -838,9 +875,9 @@ class Evaluator:
         self._blocked: dict[tuple[Any, ...], int] = {}
         self._probes: dict[int, tuple[GameState, int, list[float], float | None, float | None]] = {}
 
-    def facts(self, state: GameState, seat: int) -> BoardFacts:
+    def facts(self, state: GameState, seat: int, links: dict[str, int] | None = None) -> BoardFacts:
         """The seat's board facts, shared with the base state's when the board has not changed since."""
-        if state.board_version == self.base.board_version:
+        if links is None and state.board_version == self.base.board_version:
             facts = self._base_facts.get(seat)
             if facts is None:
                 facts = self._base_facts[seat] = BoardFacts(self.base, seat, self.w)
@@ -848,14 +885,19 @@ class Evaluator:
         base = self._base_facts.get(seat)
         if base is None:
             base = self._base_facts[seat] = BoardFacts(self.base, seat, self.w)
-        return base.derive(state, seat, self.w)
+        return base.derive(state, seat, self.w, links)
 
-    def value(self, state: GameState, seat: int) -> float:
-        """``evaluate(state, seat, w, include_hand=False, demand=resource_demand(base, w))``."""
+    def value(self, state: GameState, seat: int, links: dict[str, int] | None = None) -> float:
+        """``evaluate(state, seat, w, include_hand=False, demand=resource_demand(base, w))``.
+
+        With ``links``: the value of ``state`` with these links instead of its own (see
+        :func:`board_values`: a Network with the same coal and beer sources as the one that led to
+        ``state``, but other links).
+        """
         w = self.w
-        own = self._seat_value(state, seat)
+        own = self._seat_value(state, seat, links)
         if w.opponents and not state.game_over:
-            others = [self._seat_value(state, s) for s in range(state.num_players) if s != seat]
+            others = [self._seat_value(state, s, links) for s in range(state.num_players) if s != seat]
             own -= w.opponents * max(others)
         return own
 
@@ -889,8 +931,8 @@ class Evaluator:
             own -= w.opponents * others
         return own
 
-    def _seat_value(self, state: GameState, seat: int) -> float:
-        head, factor = self._seat_parts(state, seat)
+    def _seat_value(self, state: GameState, seat: int, links: dict[str, int] | None = None) -> float:
+        head, factor = self._seat_parts(state, seat, links)
         if factor is None:
             return sum(head)
         mat = -self.w.develop * self._blocked_count(state, state.players[seat].mat) * factor
@@ -904,7 +946,9 @@ class Evaluator:
             blocked = self._blocked[key] = _blocked_in_mat(state.rules, state.era, mat)
         return blocked
 
-    def _seat_parts(self, state: GameState, seat: int) -> tuple[list[float], float | None]:
+    def _seat_parts(
+        self, state: GameState, seat: int, links: dict[str, int] | None = None
+    ) -> tuple[list[float], float | None]:
         """The terms of :func:`explain` but the mat's, in its order, and the factor of the mat term
         (None once the game is over: the terms are then the VP and the tie-break)."""
         w = self.w
@@ -913,7 +957,7 @@ class Evaluator:
         level = rules.income_levels[p.income_space]
         if state.phase == "over":
             return [float(p.vp), 0.01 * level + 0.0001 * p.money], None
-        facts = self.facts(state, seat)
+        facts = self.facts(state, seat, links)
         # horizon(): the same arithmetic
         n = len(state.players)
         per_era = rules.rounds_per_era[n]

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import Counter, defaultdict
+from collections import Counter
+from dataclasses import fields
 from datetime import UTC, datetime
 from typing import Any, Literal
 
 import pyarrow as pa
 
-from ..engine.actions import Build, Develop, Network, Scout, Sell, Shortfall
+from ..engine.actions import Action, Build, Develop, Network, Scout, Sell, Shortfall
 from ..engine.scoring import standings
 from ..engine.state import Effect, GameState, Tile
 from ..log.format import FORMAT_VERSION, GameLog
@@ -218,16 +219,74 @@ def game_id(log: GameLog) -> str:
     """Stable id from the log's content: the same game (same header, chance and actions) always gets the same id.
 
     ``source``, ``result`` and the file name are left out, so re-exporting or renaming a log keeps its id.
+    The id hashes the JSON text of ``{"actions", "chance", "edition", "options", "players"}`` (keys
+    sorted, compact), written piece by piece: the same text ``json.dumps`` writes for the whole.
     """
-    body = {
-        "edition": log.edition,
-        "players": list(log.players),
-        "options": log.options,
-        "chance": log.chance,
-        "actions": [a.to_json() for a in log.actions],
-    }
-    text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    text = "".join(
+        [
+            '{"actions":[',
+            ",".join([_action_json(a, sort_keys=True) for a in log.actions]),
+            '],"chance":',
+            _SORTED_JSON(log.chance),
+            ',"edition":',
+            _SORTED_JSON(log.edition),
+            ',"options":',
+            _SORTED_JSON(log.options),
+            ',"players":',
+            _SORTED_JSON(list(log.players)),
+            "}",
+        ]
+    )
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+# one encoder each, built once (json.dumps with options builds a new encoder per call)
+_SORTED_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode
+_ACTION_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_STR_JSON = json.encoder.encode_basestring  # a string as those encoders write it (ensure_ascii=False)
+_ActionKeys = tuple[tuple[str, str], ...]  # (field, its JSON key with the colon)
+_ACTION_KEYS: dict[type[Action], tuple[_ActionKeys, _ActionKeys] | None] = {}
+
+
+def _action_keys(cls: type[Action]) -> tuple[_ActionKeys, _ActionKeys] | None:
+    """``"type"`` and an action class's fields, in ``to_json``'s order and sorted (None: its own ``to_json``)."""
+    if cls not in _ACTION_KEYS:
+        keys = None
+        if cls.to_json is Action.to_json:
+            names = ["type", *(f.name for f in fields(cls) if f.name != "type")]
+            in_order = tuple((name, _STR_JSON(name) + ":") for name in names)
+            keys = (in_order, tuple(sorted(in_order)))
+        _ACTION_KEYS[cls] = keys
+    return _ACTION_KEYS[cls]
+
+
+def _action_json(a: Action, sort_keys: bool = False) -> str:
+    """``a.to_json()`` as compact JSON (keys in field order, or sorted), byte for byte what the encoder writes.
+
+    Written directly for the usual fields (strings, integers, tuples of strings); anything else
+    (sales, an unexpected type) goes through ``to_json`` and the encoder.
+    """
+    keys = _action_keys(type(a))
+    encode = _SORTED_JSON if sort_keys else _ACTION_JSON
+    if keys is None:
+        return encode(a.to_json())
+    parts = []
+    for name, key in keys[1] if sort_keys else keys[0]:
+        v = a.TYPE if name == "type" else getattr(a, name)
+        if v is None:
+            continue
+        if isinstance(v, str):
+            parts.append(key + _STR_JSON(v))
+        elif type(v) is int:  # not a bool
+            parts.append(key + int.__repr__(v))
+        elif type(v) is tuple:
+            try:
+                parts.append(key + "[" + ",".join(map(_STR_JSON, v)) + "]")
+            except TypeError:  # not all strings (sales)
+                return encode(a.to_json())
+        else:
+            return encode(a.to_json())
+    return "{" + ",".join(parts) + "}"
 
 
 # -- provenance: where a log came from, who played it, when -----------------------------
@@ -312,30 +371,15 @@ def game_tables(replay: Replay, source_file: str | None) -> dict[str, pa.Table]:
         "games": _games(replay, gid, source_file),
         "players": _players(replay, gid),
         "era_scores": _era_scores(replay, gid),
-        "board": _board(replay, gid),
         "deviations": _deviations(replay, gid),
     }
-    # the big per-action tables are built as columns, in one pass over the steps
-    columns = _per_action_columns(replay, gid)
-    return {
-        name: _columns_to_table(columns[name], schema) if name in columns else _to_table(rows[name], schema)
-        for name, schema in SCHEMAS.items()
-    }
+    # the big tables are built as columns, in one pass over the steps
+    tables = _per_action_tables(replay, gid)
+    return {name: tables[name] if name in tables else _to_table(rows[name], schema) for name, schema in SCHEMAS.items()}
 
 
 def _to_table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
-    columns = {name: [r[name] for r in rows] for name in schema.names}
-    return pa.Table.from_pydict(columns, schema=schema)
-
-
-def _columns_to_table(rows: list[tuple[Any, ...]], schema: pa.Schema) -> pa.Table:
-    """Rows given as tuples in schema order, turned into one Arrow array per column (one transpose)."""
-    if not rows:
-        return schema.empty_table()
-    columns = list(zip(*rows, strict=True))
-    if len(columns) != len(schema):
-        raise ValueError(f"{len(columns)} values per row for {len(schema)} columns")
-    return pa.Table.from_arrays([pa.array(c, type=f.type) for c, f in zip(columns, schema, strict=True)], schema=schema)
+    return pa.Table.from_pylist(rows, schema=schema)
 
 
 def replayed_result(replay: Replay) -> dict[str, Any]:
@@ -433,24 +477,36 @@ def _players(replay: Replay, gid: str) -> list[dict[str, Any]]:
 
 # -- the per-action tables, as columns --------------------------------------------------
 
-# one encoder each, built once (json.dumps with options builds a new encoder per call)
-_SORTED_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode
-_ACTION_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-_DETAIL_JSON: dict[tuple[tuple[str, Any, type], ...], str] = {}
+_DETAIL_JSON: dict[Any, str] = {}
+_SOURCES_JSON: dict[Any, str] = {}
 
 
-def _detail_json(detail: dict[str, Any]) -> str:
-    """An effect's detail as sorted JSON, memoised: most details repeat (same tile, same resource)."""
-    try:
-        key = tuple((k, v, type(v)) for k, v in detail.items())  # the type: True == 1 but dumps differently
-        text = _DETAIL_JSON.get(key)
-    except TypeError:  # a list or dict value: not hashable
-        return _SORTED_JSON(detail)
+def _memo_json(cache: dict[Any, str], key: Any, value: Any) -> str:
+    """``value`` as sorted JSON, memoised under ``key`` (which must tell apart values that dump differently)."""
+    text = cache.get(key)
     if text is None:
-        if len(_DETAIL_JSON) > 100_000:  # bounded: an ingest worker lives for many games
-            _DETAIL_JSON.clear()
-        text = _DETAIL_JSON[key] = _SORTED_JSON(detail)
+        if len(cache) > 100_000:  # bounded: an ingest worker lives for many games
+            cache.clear()
+        text = cache[key] = _SORTED_JSON(value)
     return text
+
+
+def _detail_column(effects: list[Effect]) -> list[str]:
+    """Each effect's detail as sorted JSON, memoised: most details repeat (same tile, same resource)."""
+    out = []
+    cache = _DETAIL_JSON
+    for e in effects:
+        d = e.detail
+        try:  # the types too: True == 1 but dumps differently
+            key = (tuple(d.items()), tuple(map(type, d.values())))
+            text = cache.get(key)
+        except TypeError:  # a list or dict value: not hashable
+            text = _SORTED_JSON(d)
+        else:
+            if text is None:
+                text = _memo_json(cache, key, d)
+        out.append(text)
+    return out
 
 
 _RESOURCE_KINDS = {"coal_used": "coal", "iron_used": "iron", "beer_used": "beer"}
@@ -462,17 +518,13 @@ _FROM_COLUMNS = {
         + [("beer", w) for w in ("own", "opponents", "merchant")]
     )
 }
+_NO_COUNTS = (0,) * len(_FROM_COLUMNS)
+_NO_SOURCES = _SORTED_JSON([])
 
 
-def _is_spending(e: Effect) -> bool:
-    """Money paid to the bank by an action (the Character-tile amount): not income, never a gain."""
-    return e.kind == "money" and e.amount < 0 and e.cause != "income"
-
-
-def _action_columns(step: Step, before: GameState, after: GameState) -> tuple[Any, ...]:
-    """The actions-table values after ``turn_position``: seat ... action_json."""
+def _action_values(step: Step, before: GameState, after: GameState) -> tuple[Any, ...]:
+    """The actions-table values that depend on the action's type: card, locations, industry, level."""
     a = step.action
-    seat = a.player
     card: str | None = getattr(a, "card", None) or None
     locations: list[str] = []
     industry: str | None = None
@@ -496,40 +548,18 @@ def _action_columns(step: Step, before: GameState, after: GameState) -> tuple[An
         locations = [_loc(t) for t in a.tiles or ()]
     if len(locations) > 1:
         locations = list(dict.fromkeys(locations))
-    sources = []
-    counts = [0] * len(_FROM_COLUMNS)
-    spent = 0
-    for e in step.effects:
-        if e.seat != seat:
-            continue
-        res = _RESOURCE_KINDS.get(e.kind)
-        if res is not None:
-            src, owner = e.detail["source"], e.detail.get("owner")
-            sources.append({"resource": res, "source": src, "owner": owner})
-            where = src if src in ("market", "merchant") else "own" if owner == seat else "opponents"
-            i = _FROM_COLUMNS.get((res, where))
-            if i is not None:
-                counts[i] += 1
-        elif e.kind == "money" and e.amount < 0 and e.cause != "income":
-            spent -= e.amount
-    return (
-        seat,
-        a.TYPE,
-        after.actions_this_turn == 0,
-        card,
-        locations,
-        industry,
-        level,
-        spent,
-        *counts,
-        _SORTED_JSON(sources),
-        _ACTION_JSON(a.to_json()),
-    )
+    return card, locations, industry, level
 
 
-def _board_columns(state: GameState) -> dict[int, tuple[tuple[Any, ...], tuple[Any, ...]]]:
-    """Per seat, the snapshot values that depend only on the board: (potential link VP, potential tile VP)
-    and (tiles_on_board, tiles_<industry>..., flipped_tiles, tiles_by_level, links_on_board)."""
+# -- board statistics per seat (turn snapshots) ----------------------------------------------
+
+
+def _board_statistics(state: GameState) -> list[tuple[Any, ...]]:
+    """Per seat, from scratch, the snapshot values that depend only on the board: potential link VP,
+    potential tile VP, tiles_on_board, tiles_<industry>..., flipped_tiles, tiles_by_level, links_on_board.
+
+    The reference for :class:`_BoardStatistics`, which keeps the same values up to date incrementally.
+    """
     rules = state.rules
     over = state.game_over
     seats = range(len(state.players))
@@ -556,67 +586,356 @@ def _board_columns(state: GameState) -> dict[int, tuple[tuple[Any, ...], tuple[A
         links[owner] += 1
         if not over:
             link_vp[owner] += sum(locations[x].printed_link_vp + link_icons[x] for x in rule_links[link_id].connects)
-    out = {}
+    out = []
     for seat in seats:
         c = count[seat]
-        out[seat] = (
-            (link_vp[seat], 0 if over else tile_vp[seat]),
-            (sum(c.values()), *c.values(), flipped[seat], _SORTED_JSON(by_level[seat]), links[seat]),
+        out.append(
+            (
+                link_vp[seat],
+                0 if over else tile_vp[seat],
+                sum(c.values()),
+                *c.values(),
+                flipped[seat],
+                _SORTED_JSON(by_level[seat]),
+                links[seat],
+            )
         )
     return out
 
 
-def _per_action_columns(replay: Replay, gid: str) -> dict[str, list[tuple[Any, ...]]]:
-    """Rows (tuples in schema order) of the actions, effects and turn_snapshots tables, in one pass."""
-    actions: list[tuple[Any, ...]] = []
-    effects: list[tuple[Any, ...]] = []
-    snapshots: list[tuple[Any, ...]] = []
-    spent: dict[int, int] = defaultdict(int)
-    spent_round = None
-    # every change to tiles or links goes through touch_board(), which bumps board_version
-    board_cache: dict[tuple[int, bool], dict[int, tuple[tuple[Any, ...], tuple[Any, ...]]]] = {}
-    before = replay.initial
-    for step in replay.steps:
-        st = step.state
-        assert st is not None
-        index, actor = step.index, step.action.player
-        head = (gid, index, step.era, step.round, step.era_round, step.turn_position)
-        actions.append(head + _action_columns(step, before, st))
-        if step.round != spent_round:
-            spent.clear()
-            spent_round = step.round
-        for i, e in enumerate(step.effects):
-            effects.append((gid, index, i, actor, e.kind, e.seat, e.amount, e.cause, _detail_json(e.detail)))
-            if e.kind == "money" and e.amount < 0 and e.cause != "income":
-                spent[e.seat] -= e.amount
-        key = (st.board_version, st.game_over)
-        board = board_cache.get(key)
-        if board is None:
-            board = board_cache[key] = _board_columns(st)
-        step_head = (*head, actor, st.actions_this_turn == 0)
-        order = before.turn_order
-        levels = st.rules.income_levels
-        for p in st.players:
-            seat = p.seat
-            vps, pieces = board[seat]
-            snapshots.append(
-                (
-                    *step_head,
-                    seat,
-                    order.index(seat),
-                    p.money,
-                    p.income_space,
-                    levels[p.income_space],
-                    p.vp,
-                    *vps,
-                    p.loans,
-                    len(p.hand),
-                    *pieces,
-                    spent[seat],
+class _BoardStatistics:
+    """Every seat's board statistics (as :func:`_board_statistics`), kept up to date from one board to the next.
+
+    Consecutive boards differ by a few tiles and links, so only those are counted again: tiles are
+    compared by identity (the engine never changes a tile in place but puts a changed copy in its
+    place, see :class:`~brass_stats.engine.state.Tile`), links by owner. A seat's potential link VP is
+    the sum, over the locations its links touch, of each location's link icons, so when a location's
+    icons change it follows from the number of link ends each seat has there.
+
+    The piece counts (``tiles_on_board`` ... ``links_on_board``) are kept as rows of :attr:`pieces`,
+    one new row each time a seat's counts change; :attr:`piece_row` names each seat's current row.
+    """
+
+    def __init__(self, rules: RulesData, players: int) -> None:
+        self.rules = rules
+        self.seats = range(players)
+        self.printed = {loc: info.printed_link_vp for loc, info in rules.locations.items()}
+        self.tiles: dict[str, Tile] = {}
+        self.links: dict[str, int] = {}
+        self.count = [dict.fromkeys(ALL_INDUSTRIES, 0) for _ in self.seats]
+        self.by_level: list[dict[str, dict[str, int]]] = [{} for _ in self.seats]
+        self.flipped = [0] * players
+        self.tile_vp = [0] * players
+        self.n_links = [0] * players
+        self.link_vp = [0] * players
+        self.icons: dict[str, int] = {}  # location -> link icons of the flipped tiles there
+        self.ends: list[dict[str, int]] = [{} for _ in self.seats]  # per seat: location -> its link ends there
+        self.pieces: list[tuple[Any, ...]] = []  # tiles_on_board ... links_on_board, one row per change
+        self.piece_row = [0] * players
+        self._changed: set[int] = set(self.seats)  # seats whose piece counts changed since the last row
+        self._levels: set[int] = set(self.seats)  # seats whose tiles_by_level changed
+        self._levels_json = [""] * players
+
+    def update(self, tiles: dict[str, Tile], links: dict[str, int]) -> None:
+        """Move to a new board (``tiles`` and ``links`` are not changed afterwards)."""
+        old = self.tiles
+        if tiles is not old and tiles != old:  # (tiles compare by identity)
+            added = 0
+            for ref, t in tiles.items():
+                was = old.get(ref)
+                if was is t:
+                    continue
+                if was is None:
+                    added += 1
+                elif was.owner == t.owner and was.industry == t.industry and was.level == t.level:
+                    if was.flipped:  # else only its resources changed: nothing counted here
+                        if not t.flipped:
+                            self._flip(ref, was, -1)
+                    elif t.flipped:
+                        self._flip(ref, t, 1)
+                    continue
+                else:
+                    self._tile(ref, was, -1)
+                self._tile(ref, t, 1)
+            if len(old) + added != len(tiles):  # some tiles left the board
+                for ref, was in old.items():
+                    if ref not in tiles:
+                        self._tile(ref, was, -1)
+            self.tiles = tiles
+        old_links = self.links
+        if links is not old_links and links != old_links:
+            added = 0
+            for link_id, owner in links.items():
+                had = old_links.get(link_id)
+                if had != owner:
+                    if had is None:
+                        added += 1
+                    else:
+                        self._link(link_id, had, -1)
+                    self._link(link_id, owner, 1)
+            if len(old_links) + added != len(links):
+                for link_id, had in old_links.items():
+                    if link_id not in links:
+                        self._link(link_id, had, -1)
+            self.links = links
+        if self._changed:
+            for seat in self._levels:
+                self._levels_json[seat] = _SORTED_JSON(self.by_level[seat])
+            self._levels.clear()
+            for seat in self._changed:
+                c = self.count[seat]
+                self.piece_row[seat] = len(self.pieces)
+                self.pieces.append(
+                    (sum(c.values()), *c.values(), self.flipped[seat], self._levels_json[seat], self.n_links[seat])
                 )
-            )
+            self._changed.clear()
+
+    def _tile(self, ref: str, t: Tile, sign: int) -> None:
+        """Count a tile onto (+1) or off (-1) the board."""
+        seat, industry = t.owner, t.industry
+        self.count[seat][industry] += sign
+        by_industry = self.by_level[seat]
+        levels = by_industry.get(industry)
+        if levels is None:
+            levels = by_industry[industry] = {}
+        key = str(t.level)
+        n = levels.get(key, 0) + sign
+        if n:
+            levels[key] = n
+        else:
+            del levels[key]
+            if not levels:
+                del by_industry[industry]
+        self._changed.add(seat)
+        self._levels.add(seat)
+        if t.flipped:
+            self._flip(ref, t, sign)
+
+    def _flip(self, ref: str, t: Tile, sign: int) -> None:
+        """Count a flipped tile's VP and link icons in (+1) or out (-1)."""
+        seat = t.owner
+        info = self.rules.level(t.industry, t.level)
+        self.flipped[seat] += sign
+        self.tile_vp[seat] += sign * info.vp
+        self._changed.add(seat)
+        if info.link_vp:
+            loc = _loc(ref)
+            icons = sign * info.link_vp
+            self.icons[loc] = self.icons.get(loc, 0) + icons
+            for s, ends in enumerate(self.ends):
+                n_ends = ends.get(loc)
+                if n_ends:
+                    self.link_vp[s] += icons * n_ends
+
+    def _link(self, link_id: str, owner: int, sign: int) -> None:
+        self.n_links[owner] += sign
+        ends = self.ends[owner]
+        printed, icons = self.printed, self.icons
+        vp = 0
+        for loc in self.rules.links[link_id].connects:
+            ends[loc] = ends.get(loc, 0) + sign
+            vp += printed[loc] + icons.get(loc, 0)
+        self.link_vp[owner] += sign * vp
+        self._changed.add(owner)
+
+    def location_link_values(self) -> dict[str, int]:
+        """Link icons per location on the current board (as :func:`_location_link_values`)."""
+        icons = self.icons
+        return {loc: printed + icons.get(loc, 0) for loc, printed in self.printed.items()}
+
+    def rows(self, over: bool) -> list[tuple[Any, ...]]:
+        """Per seat, the values of :func:`_board_statistics` for the current board."""
+        return [
+            (0 if over else self.link_vp[s], 0 if over else self.tile_vp[s], *self.pieces[self.piece_row[s]])
+            for s in self.seats
+        ]
+
+
+# -- actions, effects, turn snapshots and board, in one pass over the steps -------------------
+
+
+def _arrays(rows: list[tuple[Any, ...]], schema: pa.Schema) -> list[pa.Array]:
+    """Rows given as tuples in ``schema`` order, as one Arrow array per column (one transpose)."""
+    if not rows:
+        return [pa.array([], type=f.type) for f in schema]
+    columns = list(zip(*rows, strict=True))
+    if len(columns) != len(schema):
+        raise ValueError(f"{len(columns)} values per row for {len(schema)} columns")
+    return [pa.array(c, type=f.type) for c, f in zip(columns, schema, strict=True)]
+
+
+def _table(columns: dict[str, Any], schema: pa.Schema) -> pa.Table:
+    """Arrays (or Python lists) by column name, as a table of ``schema``."""
+    arrays = [
+        c if isinstance(c, pa.Array | pa.ChunkedArray) else pa.array(c, type=f.type)
+        for c, f in zip((columns[name] for name in schema.names), schema, strict=True)
+    ]
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+_HEAD = pa.schema([("era", STR), ("round", I32), ("era_round", I32), ("turn_position", I32)])
+_PIECES = pa.schema(  # tiles_on_board ... links_on_board
+    [TURN_SNAPSHOTS_SCHEMA.field(name) for name in TURN_SNAPSHOTS_SCHEMA.names[18:-1]]
+)
+_COUNTS = pa.schema([ACTIONS_SCHEMA.field(name) for name in ACTIONS_SCHEMA.names[13:23]])
+
+
+def _per_action_tables(replay: Replay, gid: str) -> dict[str, pa.Table]:
+    """The actions, effects, turn_snapshots and board tables, built as columns in one pass over the steps."""
+    steps = replay.steps
+    initial = replay.initial
+    rules = initial.rules
+    n_players = initial.num_players
+    seats = range(n_players)
+    states: list[GameState] = [s.state for s in steps]  # type: ignore[misc]
+    actors = [s.action.player for s in steps]
+
+    # per action
+    values: list[tuple[Any, ...]] = []  # card, locations, industry, level
+    counts: list[tuple[int, ...]] = []  # money_spent, <resource>_from_<where>...
+    sources: list[str] = []
+    # per action, per seat
+    positions: list[int] = []
+    spent_col: list[int] = []
+    link_vp: list[int] = []
+    tile_vp: list[int] = []
+    piece_rows: list[int] = []  # each seat's row of tracker.pieces
+    board = _BoardTable(rules)
+
+    tracker = _BoardStatistics(rules, n_players)
+    version: int | None = None
+    over = False
+    no_vp = [0] * n_players
+    spent = [0] * n_players
+    spent_round = None
+    order: list[int] = []
+    order_positions: list[int] = []
+    before = initial
+    for step, st, seat in zip(steps, states, actors, strict=True):
+        values.append(_action_values(step, before, st))
+        if step.round != spent_round:
+            spent = [0] * n_players
+            spent_round = step.round
+        used: list[tuple[Any, ...]] = []  # resource, source, owner, the owner's type
+        from_counts = None
+        paid = 0
+        for e in step.effects:
+            kind = e.kind
+            if kind == "money":
+                if e.amount < 0 and e.cause != "income":
+                    spent[e.seat] -= e.amount
+                    if e.seat == seat:
+                        paid -= e.amount
+            elif e.seat == seat:
+                res = _RESOURCE_KINDS.get(kind)
+                if res is not None:
+                    src, owner = e.detail["source"], e.detail.get("owner")
+                    used.append((res, src, owner, type(owner)))
+                    where = src if src in ("market", "merchant") else "own" if owner == seat else "opponents"
+                    i = _FROM_COLUMNS.get((res, where))
+                    if i is not None:
+                        if from_counts is None:
+                            from_counts = [0] * len(_FROM_COLUMNS)
+                        from_counts[i] += 1
+        counts.append((paid, *(from_counts or _NO_COUNTS)))
+        if used:
+            key = tuple(used)
+            text = _SOURCES_JSON.get(key)
+            if text is None:
+                rows = [{"resource": res, "source": src, "owner": owner} for res, src, owner, _ in used]
+                text = _memo_json(_SOURCES_JSON, key, rows)
+            sources.append(text)
+        else:
+            sources.append(_NO_SOURCES)
+        spent_col.extend(spent)
+        if before.turn_order != order:
+            order = before.turn_order
+            order_positions = [order.index(s) for s in seats]
+        positions.extend(order_positions)
+        if st.board_version != version:  # every change to tiles or links bumps board_version
+            tracker.update(st.tiles, st.links)
+            version = st.board_version
+        over = st.game_over
+        if over:  # nothing is left to score
+            link_vp.extend(no_vp)
+            tile_vp.extend(no_vp)
+        else:
+            link_vp.extend(tracker.link_vp)
+            tile_vp.extend(tracker.tile_vp)
+        piece_rows.extend(tracker.piece_row)
+        if st.game_over or st.round != step.round:  # the round ends: the board as it stands
+            board.add(step, st, tracker)
         before = st
-    return {"actions": actions, "effects": effects, "turn_snapshots": snapshots}
+    # the last board once more, from scratch: a guard against a miscount in the incremental statistics
+    if steps and tracker.rows(over) != _board_statistics(before):
+        raise ValueError("board statistics kept from board to board differ from the last board counted from scratch")
+
+    n = len(steps)
+    head = pa.Table.from_arrays(
+        [
+            pa.array([s.index for s in steps], type=I32),
+            *_arrays([(s.era, s.round, s.era_round, s.turn_position) for s in steps], _HEAD),
+            pa.array(actors, type=I32),
+            pa.array([st.actions_this_turn == 0 for st in states], type=BOOL),
+        ],
+        names=["action_index", *_HEAD.names, "actor", "end_of_turn"],
+    )
+    card, locations, industry, level = zip(*values, strict=True) if values else ((), (), (), ())
+    actions = {
+        "game_id": pa.repeat(pa.scalar(gid, STR), n),
+        **{name: head.column(name) for name in ("action_index", *_HEAD.names)},
+        "seat": head.column("actor"),
+        "action_type": [s.action.TYPE for s in steps],
+        "end_of_turn": head.column("end_of_turn"),
+        "card": card,
+        "locations": locations,
+        "industry": industry,
+        "level": level,
+        **dict(zip(_COUNTS.names, _arrays(counts, _COUNTS), strict=True)),
+        "resource_sources": sources,
+        "action_json": [_action_json(s.action) for s in steps],
+    }
+
+    flat = [e for s in steps for e in s.effects]
+    effects = {
+        "game_id": pa.repeat(pa.scalar(gid, STR), len(flat)),
+        "action_index": [s.index for s in steps for _ in s.effects],
+        "effect_index": [i for s in steps for i in range(len(s.effects))],
+        "actor": [a for s, a in zip(steps, actors, strict=True) for _ in s.effects],
+        "kind": [e.kind for e in flat],
+        "seat": [e.seat for e in flat],
+        "amount": [e.amount for e in flat],
+        "cause": [e.cause for e in flat],
+        "detail": _detail_column(flat),
+    }
+
+    # one row per action and seat: the per-action columns repeated, the board statistics taken by index
+    repeated = head.take(pa.array([i for i in range(n) for _ in seats], type=I32))
+    players = [p for st in states for p in st.players]
+    levels = rules.income_levels
+    pieces = pa.Table.from_arrays(_arrays(tracker.pieces, _PIECES), schema=_PIECES).take(pa.array(piece_rows, I32))
+    snapshots = {
+        "game_id": pa.repeat(pa.scalar(gid, STR), n * n_players),
+        **{name: repeated.column(name) for name in head.column_names},
+        "seat": list(seats) * n,
+        "order_position": positions,
+        "money": [p.money for p in players],
+        "income_space": [p.income_space for p in players],
+        "income_level": [levels[p.income_space] for p in players],
+        "vp": [p.vp for p in players],
+        "loans": [p.loans for p in players],
+        "cards_in_hand": [len(p.hand) for p in players],
+        "potential_link_vp": link_vp,
+        "potential_tile_vp": tile_vp,
+        **{name: pieces.column(name) for name in _PIECES.names},
+        "spent_this_round": spent_col,
+    }
+    return {
+        "actions": _table(actions, ACTIONS_SCHEMA),
+        "effects": _table(effects, EFFECTS_SCHEMA),
+        "turn_snapshots": _table(snapshots, TURN_SNAPSHOTS_SCHEMA),
+        "board": board.table(gid),
+    }
 
 
 def _era_scores(replay: Replay, gid: str) -> list[dict[str, Any]]:
@@ -669,93 +988,116 @@ def _era_scores(replay: Replay, gid: str) -> list[dict[str, Any]]:
     return rows
 
 
-def _board(replay: Replay, gid: str) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
-    for step in replay.steps:
-        st = step.state
-        assert st is not None
-        if not _ends_round(step, st):
-            continue
+_BOARD_BASE = pa.schema([BOARD_SCHEMA.field(name) for name in BOARD_SCHEMA.names[1:6]])  # era ... before_scoring
+_BOARD_PIECE = pa.schema([BOARD_SCHEMA.field(name) for name in BOARD_SCHEMA.names[6:]])  # piece ... vp_if_scored
+
+
+class _BoardTable:
+    """The board table: every piece on the board at the end of each round (and before each era's scoring).
+
+    Most pieces stay the same from one round to the next, so each distinct piece row is built once
+    and the table is assembled by index: a round's rows are (round, piece) index pairs.
+    """
+
+    def __init__(self, rules: RulesData) -> None:
+        self.rules = rules
+        self.rounds: list[tuple[Any, ...]] = []  # era, round, era_round, action_index, before_scoring
+        self.pieces: list[tuple[Any, ...]] = []  # piece ... vp_if_scored
+        self.round_of_row: list[int] = []
+        self.piece_of_row: list[int] = []
+        self._tiles: dict[str, tuple[Tile, int]] = {}  # ref -> (tile, its piece row)
+        self._slots: dict[str, tuple[str, int]] = {}  # ref -> (location, slot): the order of the tiles
+        self._others: dict[tuple[Any, ...], int] = {}  # link, merchant and market -> piece row
+        # the last mid-era round's links, link icons per location and link rows; merchants and their rows
+        self._links: dict[str, int] | None = None
+        self._icons: dict[str, int] = {}
+        self._last_link_rows: list[int] = []
+        self._merchants: list[tuple[str, int, str, bool]] | None = None
+        self._merchant_rows: list[int] = []
+
+    def _piece(self, key: tuple[Any, ...], row: tuple[Any, ...]) -> int:
+        i = self._others.get(key)
+        if i is None:
+            i = self._others[key] = len(self.pieces)
+            self.pieces.append(row)
+        return i
+
+    def add(self, step: Step, st: GameState, current: _BoardStatistics) -> None:
+        """The board after ``step``, which ends a round (``current`` holds ``st``'s board statistics)."""
         era_end = st.game_over or st.era != step.era
-        tiles, links = st.era_boards[step.era] if era_end else (st.tiles, st.links)
-        rules = st.rules
-        values = _location_link_values(rules, tiles)
-        base = {
-            "game_id": gid,
-            "era": step.era,
-            "round": step.round,
-            "era_round": step.era_round,
-            "action_index": step.index,
-            "before_scoring": era_end,
-        }
-        for ref in sorted(tiles, key=lambda r: (_loc(r), int(r.split(":", 1)[1]))):
-            t = tiles[ref]
-            loc, _, slot = ref.partition(":")
-            info = rules.level(t.industry, t.level)
-            rows.append(
-                base
-                | {
-                    "piece": "tile",
-                    "location": loc,
-                    "slot": int(slot),
-                    "link_id": None,
-                    "owner": t.owner,
-                    "industry": t.industry,
-                    "level": t.level,
-                    "flipped": t.flipped,
-                    "resources": t.resources,
-                    "vp_if_scored": info.vp if t.flipped else 0,
-                }
-            )
-        for link_id in sorted(links):
-            rows.append(
-                base
-                | {
-                    "piece": "link",
-                    "location": None,
-                    "slot": None,
-                    "link_id": link_id,
-                    "owner": links[link_id],
-                    "industry": None,
-                    "level": None,
-                    "flipped": None,
-                    "resources": None,
-                    "vp_if_scored": _link_value(rules, values, link_id),
-                }
-            )
-        for ms in st.merchant_spaces:  # the merchant tile faces, so a board drawn from the table shows them
-            rows.append(
-                base
-                | {
-                    "piece": "merchant",
-                    "location": ms.location,
-                    "slot": ms.index,
-                    "link_id": None,
-                    "owner": None,
-                    "industry": ms.face,
-                    "level": None,
-                    "flipped": None,
-                    "resources": int(ms.beer),
-                    "vp_if_scored": 0,
-                }
-            )
+        r = len(self.rounds)
+        self.rounds.append((step.era, step.round, step.era_round, step.index, era_end))
+        rows = self.piece_of_row
+        start = len(rows)
+        if era_end:  # the board as it was just before the era's scoring
+            tiles, links = st.era_boards[step.era]
+            self._add_tiles(tiles)
+            rows.extend(self._link_rows(links, _location_link_values(self.rules, tiles)))
+        else:
+            tiles, links = st.tiles, st.links
+            self._add_tiles(tiles)
+            # the same link rows as the last round's unless a link or a location's link icons changed
+            if links != self._links or current.icons != self._icons:
+                self._links, self._icons = links, dict(current.icons)
+                self._last_link_rows = self._link_rows(links, current.location_link_values())
+            rows.extend(self._last_link_rows)
+        # the merchant tile faces, so a board drawn from the table shows them
+        merchants = [(ms.location, ms.index, ms.face, ms.beer) for ms in st.merchant_spaces]
+        if merchants != self._merchants:
+            self._merchants = merchants
+            self._merchant_rows = [
+                self._piece(key, ("merchant", loc, index, None, None, face, None, None, int(beer), 0))
+                for key in merchants
+                for loc, index, face, beer in [key]
+            ]
+        rows.extend(self._merchant_rows)
         for market, cubes in (("coal", st.coal_market), ("iron", st.iron_market)):  # cubes left on the markets
-            rows.append(
-                base
-                | {
-                    "piece": "market",
-                    "location": market,
-                    "slot": None,
-                    "link_id": None,
-                    "owner": None,
-                    "industry": None,
-                    "level": None,
-                    "flipped": None,
-                    "resources": cubes,
-                    "vp_if_scored": 0,
-                }
-            )
-    return rows
+            rows.append(self._piece((market, cubes), ("market", market, None, None, None, None, None, None, cubes, 0)))
+        self.round_of_row.extend([r] * (len(rows) - start))
+
+    def _add_tiles(self, tiles: dict[str, Tile]) -> None:
+        """The tiles' rows, by location then slot."""
+        slots = self._slots
+        for ref in tiles:
+            if ref not in slots:
+                place, _, number = ref.partition(":")
+                slots[ref] = (place, int(number))
+        rows, known, level = self.piece_of_row, self._tiles, self.rules.level
+        for ref in sorted(tiles, key=slots.__getitem__):
+            t = tiles[ref]
+            seen = known.get(ref)
+            if seen is not None and seen[0] is t:
+                rows.append(seen[1])
+                continue
+            loc, slot = slots[ref]
+            info = level(t.industry, t.level)
+            i = len(self.pieces)
+            vp = info.vp if t.flipped else 0
+            self.pieces.append(("tile", loc, slot, None, t.owner, t.industry, t.level, t.flipped, t.resources, vp))
+            known[ref] = (t, i)
+            rows.append(i)
+
+    def _link_rows(self, links: dict[str, int], values: dict[str, int]) -> list[int]:
+        """The links' rows, by link id (``values``: link icons per location)."""
+        rule_links, piece = self.rules.links, self._piece
+        out = []
+        for link_id in sorted(links):
+            owner = links[link_id]
+            vp = sum([values[loc] for loc in rule_links[link_id].connects])
+            out.append(piece((link_id, owner, vp), ("link", None, None, link_id, owner, None, None, None, None, vp)))
+        return out
+
+    def table(self, gid: str) -> pa.Table:
+        rounds = pa.Table.from_arrays(_arrays(self.rounds, _BOARD_BASE), schema=_BOARD_BASE)
+        pieces = pa.Table.from_arrays(_arrays(self.pieces, _BOARD_PIECE), schema=_BOARD_PIECE)
+        rounds = rounds.take(pa.array(self.round_of_row, type=I32))
+        pieces = pieces.take(pa.array(self.piece_of_row, type=I32))
+        columns = {
+            "game_id": pa.repeat(pa.scalar(gid, STR), len(self.piece_of_row)),
+            **{name: rounds.column(name) for name in _BOARD_BASE.names},
+            **{name: pieces.column(name) for name in _BOARD_PIECE.names},
+        }
+        return _table(columns, BOARD_SCHEMA)
 
 
 # -- without a database ------------------------------------------------------------------
