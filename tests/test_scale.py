@@ -100,6 +100,36 @@ def test_cluster_ingest_equals_local_ingest_row_for_row(logs: Path, tmp_path: Pa
     assert a.exit_code == 0 and a.output == b.output
 
 
+def test_cluster_ingest_as_played_stores_the_real_game_that_breaks_d1(tmp_path: Path) -> None:
+    """gm7vza-4p (a real server game) gave one seat more links than its link tiles (D1): a strict cluster
+    import records it as a failure; run again with --as-played the cluster stores it with its deviations,
+    row for row as a local import as played does, and its failure record is gone."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    convert_golden("gm7vza-4p").save(logs / "gm7vza-4p.json")
+    pq, db = tmp_path / "cluster", tmp_path / "local.duckdb"
+    args = ["ingest", str(logs), "--parquet", str(pq), "--cluster", "local:2"]
+    strict = CliRunner().invoke(main, args)
+    assert strict.exit_code == 1, strict.output
+    assert "0 stored, 0 skipped (already stored), 1 failed" in strict.output
+    assert "failures by rule: network.link_tiles 1" in strict.output
+    played = CliRunner().invoke(main, [*args, "--as-played"])
+    assert played.exit_code == 0, played.output
+    assert "1 stored, 0 skipped (already stored), 0 failed" in played.output
+    assert "gm7vza-4p.json: stored as played, with" in played.output
+    local = ingest([logs], db, workers=1, progress=False, policy=AS_PLAYED)
+    assert (local.stored, local.failed, len(local.as_played)) == (1, 0, 1)
+    a, b = open_corpus(db=db), open_corpus(parquet=pq)
+    for name in all_schemas():
+        assert table_rows(a, name) == table_rows(b, name), name
+    assert table_rows(b, "failures") == []  # stored since: the strict run's failure no longer shows
+    deviations = b.execute("SELECT DISTINCT rule FROM deviations").fetchall()
+    n = b.execute("SELECT n_deviations FROM games").fetchone()
+    count = b.execute("SELECT count(*) FROM deviations").fetchone()
+    assert deviations == [("network.link_tiles",)] and n is not None and count is not None and n[0] == count[0] > 0
+    assert f"with {count[0]} departure(s)" in played.output
+
+
 def test_selfplay_on_a_cluster_writes_the_same_bytes(tmp_path: Path) -> None:
     local = generate(3, 2, 7, ["random"], tmp_path / "local", workers=1, progress=False)
     res = CliRunner().invoke(

@@ -76,6 +76,52 @@ def player_games(con: duckdb.DuckDBPyConnection, filters: CorpusFilter | None = 
     return con.execute(sql + " ORDER BY game_id, seat", params).df()
 
 
+# each action in an opening: its type, and the industry for build, develop (sorted) and sell (sorted, once each)
+_OPENING_WORD = """action_type || CASE
+     WHEN action_type = 'build' THEN ' ' || industry
+     WHEN action_type = 'develop' THEN ' ' || array_to_string(list_sort(string_split(industry, '+')), '+')
+     WHEN action_type = 'sell' THEN ' ' || array_to_string(list_sort(list_distinct(string_split(industry, '+'))), '+')
+     ELSE '' END"""
+
+
+def opening_sequences_sql(actions: int = 3, builds_only: bool = False) -> str:
+    """SQL for ``game_id, seat, opening`` (in no order), without parameters: see :func:`opening_sequences`.
+
+    Built for corpora of 100,000s of games. Each player's first ``actions`` actions are taken by a
+    top-N aggregate (``min_by``), not by numbering every action with a window (a sort of the whole
+    table), and, for openings of actions, only from the first ``actions`` rounds: a player acts at
+    least once a round, so these hold their opening. The games with a player who has fewer there (a
+    game that ended early, an edition or a deviation where a player skipped a round) are taken from all
+    their actions, so the result is always the plain definition's (a test compares them).
+    """
+    n = int(actions)
+    if builds_only:
+        word, keep = "industry", "action_type = 'build'"
+    else:
+        word, keep = _OPENING_WORD, "action_type <> 'shortfall'"
+    # a struct, because min_by leaves out NULL arguments (a build without an industry still takes a place)
+    firsts = f"min_by({{'w': {word}}}, action_index, {n}) AS firsts"
+    if builds_only:  # builds come at any round: look at them all
+        source = f"SELECT game_id, seat, {firsts} FROM actions WHERE {keep} GROUP BY game_id, seat"
+    else:
+        source = f"""
+        WITH early AS (
+          SELECT game_id, seat, {firsts} FROM actions WHERE {keep} AND round <= {n} GROUP BY game_id, seat
+        ),
+        short AS (  -- games with a player who has fewer than {n} of them in the first {n} rounds
+          SELECT DISTINCT p.game_id FROM players p LEFT JOIN early e USING (game_id, seat)
+          WHERE coalesce(len(e.firsts), 0) < {n}
+        )
+        SELECT * FROM early WHERE game_id NOT IN (SELECT game_id FROM short)
+        UNION ALL
+        SELECT game_id, seat, {firsts} FROM actions
+        WHERE {keep} AND game_id IN (SELECT game_id FROM short) GROUP BY game_id, seat"""
+    # like string_agg: NULL words are skipped, and an opening of NULL words only is NULL
+    return f"""
+        SELECT game_id, seat, array_to_string(list_transform(firsts, lambda x: x.w), ' > ') AS opening
+        FROM ({source})"""
+
+
 def opening_sequences(con: duckdb.DuckDBPyConnection, actions: int = 3, builds_only: bool = False) -> pd.DataFrame:
     """``game_id, seat, opening``: each player's first ``actions`` actions as a normalised sequence.
 
@@ -84,35 +130,16 @@ def opening_sequences(con: duckdb.DuckDBPyConnection, actions: int = 3, builds_o
     card ids and locations are left out. With ``builds_only`` the sequence is the first
     ``actions`` industries built (the build order). Shortfall actions never count.
     """
-    what = (
-        "industry"
-        if builds_only
-        else """action_type || CASE
-             WHEN action_type = 'build' THEN ' ' || industry
-             WHEN action_type = 'develop' THEN ' ' || array_to_string(list_sort(string_split(industry, '+')), '+')
-             WHEN action_type = 'sell'
-                  THEN ' ' || array_to_string(list_sort(list_distinct(string_split(industry, '+'))), '+')
-             ELSE '' END"""
-    )
-    keep = "action_type = 'build'" if builds_only else "action_type <> 'shortfall'"
-    return con.execute(
-        f"""
-        WITH firsts AS (
-          SELECT game_id, seat, action_index, {what} AS what,
-                 row_number() OVER (PARTITION BY game_id, seat ORDER BY action_index) AS k
-          FROM actions WHERE {keep}
-        )
-        SELECT game_id, seat, string_agg(what, ' > ' ORDER BY action_index) AS opening
-        FROM firsts WHERE k <= ? GROUP BY game_id, seat ORDER BY game_id, seat
-        """,
-        [actions],
-    ).df()
+    return con.execute(f"{opening_sequences_sql(actions, builds_only)} ORDER BY game_id, seat").df()
+
+
+_INDUSTRIES_BUILT = (
+    "SELECT DISTINCT game_id, seat, industry FROM actions WHERE action_type = 'build' AND industry IS NOT NULL"
+)
 
 
 def _industries_built(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
-    return con.execute(
-        "SELECT DISTINCT game_id, seat, industry FROM actions WHERE action_type = 'build' AND industry IS NOT NULL"
-    ).df()
+    return con.execute(_INDUSTRIES_BUILT).df()
 
 
 def add_dimensions(
@@ -138,6 +165,8 @@ def add_dimensions(
         elif dim in ("strategy", "era_focus"):
             if dim not in pg.columns:
                 pg = pg.merge(strategies(con)[["game_id", "seat", "strategy", "era_focus"]], on=["game_id", "seat"])
+        elif dim in pg.columns and dim in _JOINED_IN_SQL:
+            continue  # joined by the query already (see stats_by)
         elif dim == "opening":
             pg = pg.merge(opening_sequences(con, opening_actions), on=["game_id", "seat"])
         elif dim == "industry":
@@ -175,27 +204,40 @@ def win_table(pg: pd.DataFrame, by: Sequence[str], min_games: int = 1) -> pd.Dat
     rows = []
     hidden = hidden_pg = 0
     if not pg.empty:
-        for key, g in pg.groupby(list(by), sort=False):
-            n = len(g)
+        # one vectorised pass per statistic, not a Python loop per bucket: a corpus of 100,000s of
+        # games has thousands of openings (or cross-table buckets)
+        per = pg.assign(_expected=1 / pg["player_count"]).groupby(list(by), sort=False)
+        agg = per.agg(
+            n=("win", "size"),
+            games=("game_id", "nunique"),
+            wins=("win", "sum"),
+            expected=("_expected", "mean"),
+            vp=("final_vp", "mean"),
+            margin=("margin", "mean"),
+        )
+        for key, n, games, wins, expected, vp, margin in zip(
+            agg.index, agg["n"], agg["games"], agg["wins"], agg["expected"], agg["vp"], agg["margin"], strict=True
+        ):
+            n = int(n)
             if n < min_games:
                 hidden += 1
                 hidden_pg += n
                 continue
-            wins = float(g["win"].sum())
+            wins = float(wins)
             lo, hi = wilson(wins, n)
             keys = key if isinstance(key, tuple) else (key,)
             rows.append(
                 {
                     **dict(zip(by, keys, strict=True)),
                     "player_games": n,
-                    "games": g["game_id"].nunique(),
+                    "games": int(games),
                     "wins": _clean(wins, 2),
                     "win_rate": _clean(wins / n, 4),
                     "ci_low": _clean(lo, 4),
                     "ci_high": _clean(hi, 4),
-                    "expected_win_rate": _clean(float((1 / g["player_count"]).mean()), 4),
-                    "mean_vp": _clean(float(g["final_vp"].mean()), 1),
-                    "mean_margin": _clean(float(g["margin"].mean()), 1),
+                    "expected_win_rate": _clean(float(expected), 4),
+                    "mean_vp": _clean(float(vp), 1),
+                    "mean_margin": _clean(float(margin), 1),
                 }
             )
     out = pd.DataFrame(rows, columns=[*by, *STATS_COLUMNS])
@@ -231,8 +273,40 @@ def stats_by(
             raise ValueError(f"unknown dimension {d!r}; choose from {', '.join(DIMENSIONS)}")
     if len(set(dims)) != len(dims):
         raise ValueError("each --by dimension may be given once")
-    pg = add_dimensions(con, player_games(con, filters), dims, opening_actions)
-    return win_table(pg, dims, min_games)
+    return win_table(_player_games_by(con, dims, filters or CorpusFilter(), opening_actions), dims, min_games)
+
+
+# the columns of player_games_sql that win_table needs, and those each dimension is made from
+_WIN_COLUMNS = ("game_id", "seat", "player_count", "win", "final_vp", "margin")
+_DIMENSION_COLUMNS = {
+    "edition": ("edition",),
+    "player_kind": ("player_kind",),
+    "source_kind": ("source_kind",),
+    "turn_position": ("start_turn_position",),
+    "loans": ("loans",),
+}
+# dimensions that come from another table, joined in DuckDB (a join of 100,000s of rows is cheaper there)
+_JOINED_IN_SQL = ("opening", "industry")
+
+
+def _player_games_by(
+    con: duckdb.DuckDBPyConnection, dims: Sequence[str], filters: CorpusFilter, opening_actions: int
+) -> pd.DataFrame:
+    """The player-games of ``filters`` with a column per dimension, as :func:`add_dimensions` on
+    :func:`player_games` gives them (same rows, same order), reading only the columns the statistics need."""
+    sql, params = player_games_sql(filters, con)
+    cols = list(dict.fromkeys(c for d in dims for c in (*_WIN_COLUMNS, *_DIMENSION_COLUMNS.get(d, ()))))
+    select = ", ".join(f"pg.{c}" for c in cols or _WIN_COLUMNS)
+    joins, order = "", "pg.game_id, pg.seat"
+    if "opening" in dims:
+        select += ", o.opening"
+        joins += f" JOIN ({opening_sequences_sql(opening_actions)}) o USING (game_id, seat)"
+    if "industry" in dims:
+        select += ", i.industry"
+        joins += f" JOIN ({_INDUSTRIES_BUILT}) i USING (game_id, seat)"
+        order += ", i.industry"
+    pg = con.execute(f"SELECT {select} FROM ({sql}) pg{joins} ORDER BY {order}", params).df()
+    return add_dimensions(con, pg, dims, opening_actions)
 
 
 def openings(

@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import duckdb
+import numpy as np
 import pandas as pd
 
 NETWORK_SHARE = 0.6
@@ -104,16 +105,42 @@ def strategies(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
     """``game_id, seat, strategy, era_focus, link_share, canal_share`` for every stored player-game."""
     df = vp_sources(con)
     names = list(INDUSTRY_GROUPS)
-    df["strategy"] = [
-        classify_strategy(float(r.links), {n: float(getattr(r, n)) for n in names})
-        for r in df[["links", *names]].itertuples(index=False)
-    ]
+    df["strategy"] = classify_strategies(df["links"], df[names])
     df["canal"] = df["canal"].fillna(0)
-    df["era_focus"] = [classify_era(float(c), float(t)) for c, t in zip(df["canal"], df["total"], strict=True)]
+    df["era_focus"] = classify_eras(df["canal"], df["total"])
     total = df["total"].where(df["total"] > 0)
     df["link_share"] = df["links"] / total
     df["canal_share"] = df["canal"] / total
     return df[["game_id", "seat", "strategy", "era_focus", "link_share", "canal_share"]]
+
+
+def classify_strategies(links: pd.Series, tiles: pd.DataFrame) -> np.ndarray:
+    """:func:`classify_strategy` for many player-games at once (the columns of ``tiles`` in
+    :data:`INDUSTRY_GROUPS` order), without a Python call per player-game: the same labels (a test
+    compares them on every stored player-game)."""
+    t = tiles[list(INDUSTRY_GROUPS)].to_numpy(dtype=float)
+    lk = links.to_numpy(dtype=float)
+    if len(t) == 0:
+        return np.array([], dtype=object)
+    tile_total = t.sum(axis=1)
+    total = lk + tile_total
+    ordered = np.sort(t, axis=1)
+    best, runner_up = ordered[:, -1], ordered[:, -2]
+    leader = np.array(list(INDUSTRY_GROUPS), dtype=object)[t.argmax(axis=1)]  # the first group at the best
+    focused = (tile_total > 0) & (best >= FOCUS_SHARE * tile_total) & (best > runner_up)
+    return np.select(
+        [total <= 0, lk >= NETWORK_SHARE * total, focused], ["none", "network", leader], default="mixed"
+    ).astype(object)
+
+
+def classify_eras(canal: pd.Series, total: pd.Series) -> np.ndarray:
+    """:func:`classify_era` for many player-games at once."""
+    c, t = canal.to_numpy(dtype=float), total.to_numpy(dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = c / t
+    return np.select(
+        [t <= 0, share >= CANAL_HEAVY, share < RAIL_HEAVY], ["none", "canal", "rail"], default="even"
+    ).astype(object)
 
 
 __all__ = [
@@ -125,7 +152,9 @@ __all__ = [
     "RAIL_HEAVY",
     "STRATEGIES",
     "classify_era",
+    "classify_eras",
     "classify_strategy",
+    "classify_strategies",
     "strategies",
     "vp_sources",
 ]

@@ -208,14 +208,16 @@ class GreedyBot:
         boards = board_values(state, seat, groups.values(), Evaluator(state, w))
         best: list[Action] = []
         best_value = float("-inf")
-        hands: dict[tuple[tuple[str, ...], bool], float] = {}  # the hand term, by cards discarded
+        hands: dict[tuple[bool, object], float] = {}  # the hand term, by cards discarded
         for variants, board in zip(groups.values(), boards, strict=True):
-            scout = isinstance(variants[0], Scout)  # a group holds one type of action
+            first = variants[0]  # a group holds one type of action
+            scout = isinstance(first, Scout)
+            cards_of = _cards_key(type(first))
             for a in variants:
-                cards = a.cards
-                hand = hands.get((cards, scout))
+                key = (scout, cards_of(a))
+                hand = hands.get(key)
                 if hand is None:
-                    hand = hands[cards, scout] = kept - sum(values[c] for c in cards) + (_SCOUT_GAIN if scout else 0.0)
+                    hand = hands[key] = kept - sum(values[c] for c in a.cards) + (_SCOUT_GAIN if scout else 0.0)
                 value = board + w.hand * hand
                 if value > best_value + 1e-9:
                     best_value, best = value, [a]
@@ -272,31 +274,58 @@ def _sources_stated(state: GameState, a: Network) -> bool:
 # -- grouping ---------------------------------------------------------------------
 
 
-_BOARD_FIELDS: dict[type, Callable[[Action], Any]] = {}
+_BOARD_KEYS: dict[type, Callable[[Action], object]] = {}
 
 
 def _board_key(a: Action) -> object:
     """What an action does to the board, ignoring which card(s) it discards (but not how many).
 
     Two actions share a key exactly when they are of the same type, discard as many cards and agree
-    on every field but the cards.
+    on every field but the cards (every Scout shares one key).
     """
-    if isinstance(a, Scout):
-        return ("scout",)
-    cls = type(a)
-    get = _BOARD_FIELDS.get(cls)
+    key = _BOARD_KEYS.get(type(a))
+    if key is None:
+        key = _BOARD_KEYS[type(a)] = _key_function(type(a))
+    return key(a)
+
+
+def _key_function(cls: Any) -> Callable[[Action], object]:
+    """The board key of one class of action, as ``len(a.cards)`` and the other fields, without
+    building the tuple of cards."""
+    if issubclass(cls, Scout):
+        return lambda a: ("scout",)
+    fields = [f.name for f in dataclasses.fields(cls)]
+    names = [n for n in fields if n not in _CARD_FIELDS]
+    get = operator.attrgetter(*names)
+    one = len(names) == 1
+    if "second_card" in fields:  # Build: (card,) or, for a Lancashire double-action build, (card, second_card)
+        second = operator.attrgetter("second_card")
+        return lambda a: (cls, 1 if second(a) is None else 2, (get(a),) if one else get(a))
+    if "card" in fields:
+        card = operator.attrgetter("card")
+        return lambda a: (cls, 1 if card(a) else 0, (get(a),) if one else get(a))
+    return lambda a: (cls, 0, (get(a),) if one else get(a))  # a Shortfall discards nothing
+
+
+_CARDS_KEYS: dict[type, Callable[[Action], object]] = {}
+
+
+def _cards_key(cls: Any) -> Callable[[Action], object]:
+    """A function of an action of class ``cls`` that is equal for two actions exactly when their
+    ``cards`` are (cheaper than building the tuple of cards)."""
+    get = _CARDS_KEYS.get(cls)
     if get is None:
-        names = [f.name for f in dataclasses.fields(a) if f.name not in _CARD_FIELDS]
-        get = _BOARD_FIELDS[cls] = _tuple_getter(names)
-    return cls, len(a.cards), get(a)
-
-
-def _tuple_getter(names: Sequence[str]) -> Callable[[Action], Any]:
-    """``attrgetter`` that always returns a tuple (it returns the bare value for one name)."""
-    if len(names) == 1:
-        one = operator.attrgetter(names[0])
-        return lambda a: (one(a),)
-    return operator.attrgetter(*names)
+        fields = {f.name for f in dataclasses.fields(cls)}
+        if issubclass(cls, Scout):
+            get = operator.attrgetter("discards")
+        elif "second_card" in fields:
+            get = operator.attrgetter("card", "second_card")
+        elif "card" in fields:
+            get = operator.attrgetter("card")
+        else:
+            get = operator.attrgetter("cards")
+        _CARDS_KEYS[cls] = get
+    return get
 
 
 def _group_by_board(actions: Sequence[Action]) -> dict[object, list[Action]]:
@@ -690,18 +719,15 @@ class LinkFacts:
     def derive(self, new: dict[str, int], rules: RulesData, seat: int) -> LinkFacts | None:
         """These facts updated to the links ``new``: these links plus new ones (else None)."""
         old = self.links
-        if new is old or new == old:
+        if new is old:
             return self
-        added: list[tuple[str, int]] = []
-        old_ids = iter(old)
-        for lid, owner in new.items():
-            before = next(old_ids, None)
-            if before is None:
-                added.append((lid, owner))
-            elif before != lid or old[lid] != owner:
-                return None
-        if len(new) != len(old) + len(added):
-            return None
+        n = len(old)
+        new_ids = list(new)
+        if new_ids[:n] != list(old) or list(new.values())[:n] != list(old.values()):
+            return None  # links are only ever added (until an era ends)
+        if len(new_ids) == n:
+            return self
+        added = [(lid, new[lid]) for lid in new_ids[n:]]
         defs = rules.links
         out = LinkFacts.__new__(LinkFacts)
         out.links = new
@@ -812,10 +838,17 @@ class BoardFacts:
                 growth += n * tf.slot_icons(state, loc)
         self.growth = growth
 
-    def derive(self, state: GameState, seat: int, w: Weights, links: dict[str, int] | None = None) -> BoardFacts:
+    def derive(
+        self,
+        state: GameState,
+        seat: int,
+        w: Weights,
+        links: dict[str, int] | None = None,
+        tile_facts: TileFacts | None = None,
+    ) -> BoardFacts:
         """The facts of ``state`` (with ``links`` instead of its own, if given), reached from the state
-        these describe: derived where it can be."""
-        tf = self.tile_facts.derive(state, seat, w)
+        these describe: derived where it can be (``tile_facts``: those of ``state``, if known)."""
+        tf = tile_facts or self.tile_facts.derive(state, seat, w)
         if links is None:
             links = state.links
         lf = self.link_facts.derive(links, state.rules, seat) or LinkFacts(links, state.rules, seat)
@@ -872,7 +905,8 @@ class Evaluator:
         self.w = w
         self.demand = resource_demand(base, w)
         self._base_facts: dict[int, BoardFacts] = {}
-        self._blocked: dict[tuple[Any, ...], int] = {}
+        self._blocked: dict[int, int] = {}  # per seat, for the base's mat
+        self._probe_tiles: dict[int, tuple[GameState, int, TileFacts]] = {}
         self._probes: dict[int, tuple[GameState, int, list[float], float | None, float | None]] = {}
 
     def facts(self, state: GameState, seat: int, links: dict[str, int] | None = None) -> BoardFacts:
@@ -885,7 +919,14 @@ class Evaluator:
         base = self._base_facts.get(seat)
         if base is None:
             base = self._base_facts[seat] = BoardFacts(self.base, seat, self.w)
-        return base.derive(state, seat, self.w, links)
+        if links is None:
+            return base.derive(state, seat, self.w)
+        # Networks scored from one result share its tiles: derive them once
+        entry = self._probe_tiles.get(id(state))
+        if entry is None or entry[0] is not state or entry[1] != seat:
+            tf = base.tile_facts.derive(state, seat, self.w) or TileFacts(state, seat, self.w)
+            entry = self._probe_tiles[id(state)] = (state, seat, tf)
+        return base.derive(state, seat, self.w, links, entry[2])
 
     def value(self, state: GameState, seat: int, links: dict[str, int] | None = None) -> float:
         """``evaluate(state, seat, w, include_hand=False, demand=resource_demand(base, w))``.
@@ -908,8 +949,8 @@ class Evaluator:
         to. The engine reads a player's mat only to build and develop, and a Develop's iron and
         cost do not depend on the industries, so the two states differ only in the seat's mat,
         which only the mat term reads: the other terms are computed once per probe, and the mat
-        is the base seat's with :meth:`~brass_stats.engine.state.Player.take_from_mat` per
-        industry.
+        is the base seat's less the lowest tile of each industry (what
+        :meth:`~brass_stats.engine.state.Player.take_from_mat` does).
         """
         w = self.w
         entry = self._probes.get(id(probe))
@@ -923,10 +964,12 @@ class Evaluator:
         if factor is None:  # the game is over: the mat counts for nothing
             own = sum(head)
         else:
-            p = self.base.players[seat].copy()
+            mat = dict(self.base.players[seat].mat)
             for industry in industries:
-                p.take_from_mat(industry)
-            own = sum([*head, -w.develop * self._blocked_count(probe, p.mat) * factor])
+                counts = mat[industry] = list(mat[industry])
+                counts[next(i for i, n in enumerate(counts) if n)] -= 1
+            blocked = _blocked_in_mat(probe.rules, probe.era, mat)
+            own = sum([*head, -w.develop * blocked * factor])
         if others is not None:
             own -= w.opponents * others
         return own
@@ -935,15 +978,18 @@ class Evaluator:
         head, factor = self._seat_parts(state, seat, links)
         if factor is None:
             return sum(head)
-        mat = -self.w.develop * self._blocked_count(state, state.players[seat].mat) * factor
+        mat = -self.w.develop * self._blocked_count(state, seat) * factor
         # a list summed once, like sum(explain(...).values()): the same result on every Python
         return sum([*head, mat])
 
-    def _blocked_count(self, state: GameState, mat: dict[str, tuple[int, ...]]) -> int:
-        key = (state.era, *map(tuple, mat.values()))  # all _blocked_in_mat() reads
-        blocked = self._blocked.get(key)
+    def _blocked_count(self, state: GameState, seat: int) -> int:
+        """_blocked_tiles(state, seat), computed once per seat for a mat and an era unchanged since base."""
+        mat = state.players[seat].mat
+        if state.era != self.base.era or mat != self.base.players[seat].mat:
+            return _blocked_in_mat(state.rules, state.era, mat)
+        blocked = self._blocked.get(seat)
         if blocked is None:
-            blocked = self._blocked[key] = _blocked_in_mat(state.rules, state.era, mat)
+            blocked = self._blocked[seat] = _blocked_in_mat(state.rules, state.era, mat)
         return blocked
 
     def _seat_parts(
