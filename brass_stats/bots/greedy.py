@@ -966,8 +966,9 @@ class Evaluator:
         else:
             mat = dict(self.base.players[seat].mat)
             for industry in industries:
-                counts = mat[industry] = list(mat[industry])
+                counts = list(mat[industry])
                 counts[next(i for i, n in enumerate(counts) if n)] -= 1
+                mat[industry] = tuple(counts)
             blocked = _blocked_in_mat(probe.rules, probe.era, mat)
             own = sum([*head, -w.develop * blocked * factor])
         if others is not None:
