@@ -209,9 +209,14 @@ class GreedyBot:
         best: list[Action] = []
         best_value = float("-inf")
         hands: dict[tuple[bool, object], float] = {}  # the hand term, by cards discarded
+        # card values are >= 0, so no action of a group scores above its board value with the hand
+        # kept whole: a group whose bound is below the best by more than the tie margin changes nothing
+        bounded = w.hand >= 0
         for variants, board in zip(groups.values(), boards, strict=True):
             first = variants[0]  # a group holds one type of action
             scout = isinstance(first, Scout)
+            if bounded and board + w.hand * (kept + (_SCOUT_GAIN if scout else 0.0)) <= best_value - 1e-9:
+                continue
             cards_of = _cards_key(type(first))
             for a in variants:
                 key = (scout, cards_of(a))
