@@ -209,9 +209,14 @@ class GreedyBot:
         best: list[Action] = []
         best_value = float("-inf")
         hands: dict[tuple[bool, object], float] = {}  # the hand term, by cards discarded
+        # card values are >= 0, so no action of a group scores above its board value with the hand
+        # kept whole: a group whose bound is below the best by more than the tie margin changes nothing
+        bounded = w.hand >= 0
         for variants, board in zip(groups.values(), boards, strict=True):
             first = variants[0]  # a group holds one type of action
             scout = isinstance(first, Scout)
+            if bounded and board + w.hand * (kept + (_SCOUT_GAIN if scout else 0.0)) <= best_value - 1e-9:
+                continue
             cards_of = _cards_key(type(first))
             for a in variants:
                 key = (scout, cards_of(a))
@@ -966,8 +971,9 @@ class Evaluator:
         else:
             mat = dict(self.base.players[seat].mat)
             for industry in industries:
-                counts = mat[industry] = list(mat[industry])
+                counts = list(mat[industry])
                 counts[next(i for i, n in enumerate(counts) if n)] -= 1
+                mat[industry] = tuple(counts)
             blocked = _blocked_in_mat(probe.rules, probe.era, mat)
             own = sum([*head, -w.develop * blocked * factor])
         if others is not None:
@@ -1127,7 +1133,7 @@ def _blocked_tiles(state: GameState, seat: int) -> int:
     return _blocked_in_mat(state.rules, state.era, state.players[seat].mat)
 
 
-def _blocked_in_mat(rules: RulesData, era: str, mat: dict[str, list[int]]) -> int:
+def _blocked_in_mat(rules: RulesData, era: str, mat: dict[str, tuple[int, ...]]) -> int:
     blocked = 0
     for ind, counts in mat.items():
         levels = rules.industries[ind]
