@@ -7,11 +7,8 @@ between tables.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import importlib
 import json
-import weakref
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from pathlib import Path
@@ -621,34 +618,3 @@ def test_every_column_is_documented() -> None:
         documented = {line.split("|")[1].strip() for line in section.splitlines() if line.startswith("| ")}
         missing = set(schema.names) - documented
         assert not missing, (name, missing)
-
-
-def test_ingest_keeps_the_collector_paused_until_the_replay_is_freed(
-    logs_dir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """One pause of the cyclic garbage collector per game, resumed only once the replay and its kept
-    states are freed (resumed earlier it would scan every state once, for nothing), and always resumed."""
-    ingest_module = importlib.import_module("brass_stats.storage.ingest")
-    real_tables, real_pause = ingest_module.game_tables, ingest_module.gc_paused
-    replays: list[weakref.ref[Replay]] = []
-    alive_at_resume: list[bool] = []
-
-    def tables(r: Replay, source_file: str | None) -> dict[str, pa.Table]:
-        assert not gc.isenabled()
-        replays.append(weakref.ref(r))
-        return real_tables(r, source_file)
-
-    @contextlib.contextmanager
-    def pause() -> Iterator[None]:
-        with real_pause():
-            yield
-            alive_at_resume.append(any(ref() is not None for ref in replays))
-
-    monkeypatch.setattr(ingest_module, "game_tables", tables)
-    monkeypatch.setattr(ingest_module, "gc_paused", pause)
-    assert gc.isenabled()
-    ok = ingest_module.process_file(str(logs_dir / f"{GOLDEN_GAMES[0]}.json"), policy=AS_PLAYED)
-    failed = ingest_module.process_file(str(logs_dir / "gm7vza-4p.json"))  # strictly, D1 stops it (no tables)
-    assert ok.status == "ok" and ok.tables is not None and failed.status == "failed"
-    assert len(replays) == 1 and alive_at_resume == [False, False]
-    assert gc.isenabled()

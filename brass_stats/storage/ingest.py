@@ -178,38 +178,31 @@ def process_file(path: str, known: frozenset[str] | set[str] = frozenset(), poli
             return _failure(path, "format", {"rule": "log.format", "message": str(e)}, None, 0, start)
         if gid in known:
             return Outcome(path, "skipped", gid, seconds=time.perf_counter() - start)
-        # the cyclic collector stays paused until the replay is freed (when _replay_tables returns):
-        # resumed while the replay's states are alive, it would scan every one of them once, for nothing
-        with gc_paused():
-            return _replay_tables(path, log, gid, policy, start)
+        r, verdict = replay_and_judge(log, keep_states=True, policy=policy)
+        # a legal game whose declared result differs is stored, flagged: the replay is the truth
+        if r is None or not (verdict.ok or verdict.kind == "result"):
+            return _failure(path, verdict.kind, verdict.error or {}, gid, verdict.actions, start)
+        try:
+            with gc_paused():
+                tables = game_tables(r, path)
+        except (IllegalAction, LogFormatError, ValueError, OverflowError, pa.ArrowException) as e:
+            return _failure(path, "tables", {"rule": "storage.tables", "message": str(e)}, gid, len(r.steps), start)
+        return Outcome(
+            path,
+            "ok",
+            gid,
+            tables,
+            message="; ".join(verdict.detail) or None,
+            actions=len(r.steps),
+            seconds=time.perf_counter() - start,
+            result_differs=verdict.kind == "result",
+            deviations=len(verdict.deviations),
+        )
     except (KeyboardInterrupt, SystemExit):
         raise
     except Exception as e:  # one file's bug must not stop the import: it becomes this file's failure
         message = f"internal error ({type(e).__name__}: {str(e)[:500]}); please report this file"
         return _failure(path, "internal", {"rule": "internal", "message": message}, gid, 0, start)
-
-
-def _replay_tables(path: str, log: GameLog, gid: str, policy: ChoicePolicy, start: float) -> Outcome:
-    """Replay a log, judge it and compute its tables (the replay, with every state, is freed on return)."""
-    r, verdict = replay_and_judge(log, keep_states=True, policy=policy)
-    # a legal game whose declared result differs is stored, flagged: the replay is the truth
-    if r is None or not (verdict.ok or verdict.kind == "result"):
-        return _failure(path, verdict.kind, verdict.error or {}, gid, verdict.actions, start)
-    try:
-        tables = game_tables(r, path)
-    except (IllegalAction, LogFormatError, ValueError, OverflowError, pa.ArrowException) as e:
-        return _failure(path, "tables", {"rule": "storage.tables", "message": str(e)}, gid, len(r.steps), start)
-    return Outcome(
-        path,
-        "ok",
-        gid,
-        tables,
-        message="; ".join(verdict.detail) or None,
-        actions=len(r.steps),
-        seconds=time.perf_counter() - start,
-        result_differs=verdict.kind == "result",
-        deviations=len(verdict.deviations),
-    )
 
 
 def failures_table(outcomes: Iterable[Outcome]) -> pa.Table:
