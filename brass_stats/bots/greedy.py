@@ -978,8 +978,9 @@ class Evaluator:
         else:
             mat = dict(self.base.players[seat].mat)
             for industry in industries:
-                counts = mat[industry] = list(mat[industry])
+                counts = list(mat[industry])
                 counts[next(i for i, n in enumerate(counts) if n)] -= 1
+                mat[industry] = tuple(counts)
             blocked = _blocked_in_mat(probe.rules, probe.era, mat)
             own = sum([*head, -w.develop * blocked * factor])
         if others is not None:
@@ -1139,7 +1140,7 @@ def _blocked_tiles(state: GameState, seat: int) -> int:
     return _blocked_in_mat(state.rules, state.era, state.players[seat].mat)
 
 
-def _blocked_in_mat(rules: RulesData, era: str, mat: dict[str, list[int]]) -> int:
+def _blocked_in_mat(rules: RulesData, era: str, mat: dict[str, tuple[int, ...]]) -> int:
     blocked = 0
     for ind, counts in mat.items():
         levels = rules.industries[ind]
