@@ -919,6 +919,7 @@ class Evaluator:
         self._base_facts: dict[int, BoardFacts] = {}
         self._blocked: dict[int, int] = {}  # per seat, for the base's mat
         self._probe_tiles: dict[int, tuple[GameState, int, TileFacts]] = {}
+        self._runs: dict[tuple[int, str], dict[str, int]] = {}  # blocked tiles per industry of a base mat
         self._probes: dict[int, tuple[GameState, int, list[float], float | None, float | None]] = {}
 
     def facts(self, state: GameState, seat: int, links: dict[str, int] | None = None) -> BoardFacts:
@@ -976,12 +977,21 @@ class Evaluator:
         if factor is None:  # the game is over: the mat counts for nothing
             own = sum(head)
         else:
-            mat = dict(self.base.players[seat].mat)
+            # the blocked tiles of the other industries are the base's: recount the developed ones
+            base_mat = self.base.players[seat].mat
+            runs = self._runs.get((seat, probe.era))
+            if runs is None:
+                runs = self._runs[seat, probe.era] = {
+                    ind: _blocked_run(probe.rules, probe.era, ind, counts) for ind, counts in base_mat.items()
+                }
+            developed: dict[str, list[int]] = {}
             for industry in industries:
-                counts = list(mat[industry])
+                counts = developed.get(industry) or list(base_mat[industry])
                 counts[next(i for i, n in enumerate(counts) if n)] -= 1
-                mat[industry] = tuple(counts)
-            blocked = _blocked_in_mat(probe.rules, probe.era, mat)
+                developed[industry] = counts
+            blocked = sum(runs.values())
+            for industry, counts in developed.items():
+                blocked += _blocked_run(probe.rules, probe.era, industry, counts) - runs[industry]
             own = sum([*head, -w.develop * blocked * factor])
         if others is not None:
             own -= w.opponents * others
@@ -1141,22 +1151,22 @@ def _blocked_tiles(state: GameState, seat: int) -> int:
 
 
 def _blocked_in_mat(rules: RulesData, era: str, mat: dict[str, tuple[int, ...]]) -> int:
-    blocked = 0
-    for ind, counts in mat.items():
-        levels = rules.industries[ind]
-        run = 0
-        for i, n in enumerate(counts):
-            if not n:
-                continue
-            info = levels[i]
-            junk = (era == "rail" and not info.rail_ok) or (ind == "pottery" and info.vp <= 1)
-            if not junk:
-                break
-            run += n
-        else:
-            run = 0  # nothing better behind: no reason to develop
-        blocked += run
-    return blocked
+    return sum(_blocked_run(rules, era, ind, counts) for ind, counts in mat.items())
+
+
+def _blocked_run(rules: RulesData, era: str, ind: str, counts: Sequence[int]) -> int:
+    """Tiles of one industry in front of a better one on the mat (0 if nothing better is behind)."""
+    levels = rules.industries[ind]
+    run = 0
+    for i, n in enumerate(counts):
+        if not n:
+            continue
+        info = levels[i]
+        junk = (era == "rail" and not info.rail_ok) or (ind == "pottery" and info.vp <= 1)
+        if not junk:
+            return run
+        run += n
+    return 0  # nothing better behind: no reason to develop
 
 
 def card_values(state: GameState, seat: int) -> dict[str, float]:
