@@ -1,11 +1,13 @@
 """The replay pauses the cyclic garbage collector and hands back a collector that is on, with the
-replay's objects in the oldest generation and whatever the application froze still frozen."""
+replay's objects in the oldest generation and whatever the application froze still frozen; and a
+replay that keeps no states changes one state in place yet reads exactly like one that keeps them."""
 
 from __future__ import annotations
 
 import gc
 from pathlib import Path
 
+from brass_stats.engine.state import GameState
 from brass_stats.log.format import GameLog
 from brass_stats.replay import Replay, gc_paused
 
@@ -45,3 +47,37 @@ def test_objects_the_application_froze_stay_frozen() -> None:
         assert gc.get_freeze_count() == frozen
     finally:
         gc.unfreeze()
+
+
+# -- a replay without kept states changes one state in place ------------------------------------
+
+
+def _fingerprint(state: GameState) -> tuple[object, ...]:
+    return (
+        [(p.money, p.vp, p.income_space, sorted(p.hand), p.mat, p.link_tiles) for p in state.players],
+        {ref: (t.owner, t.industry, t.level, t.resources, t.flipped) for ref, t in state.tiles.items()},
+        dict(state.links),
+        list(state.deck),
+        (state.coal_market, state.iron_market, state.era, state.round, state.turn_pos, state.action_count),
+        [ms.beer for ms in state.merchant_spaces],
+    )
+
+
+def test_an_illegal_action_leaves_the_in_place_replay_after_the_last_legal_one() -> None:
+    """gm7vza breaks the link-tile limit at action 117 (D1): the state is the one after action 116."""
+    log = GameLog.load(GAME.parent / "gm7vza-4p.json")
+    kept = Replay(log).run()
+    in_place = Replay(log, keep_states=False).run()
+    assert kept.error is not None and in_place.error is not None
+    assert in_place.error.index == kept.error.index == 117
+    assert _fingerprint(in_place.state) == _fingerprint(kept.state_at(116))
+    assert _fingerprint(in_place.initial) == _fingerprint(kept.initial)  # the start is never changed
+    assert in_place.checkpoints["rail_era_start"] is not in_place.state
+    assert _fingerprint(in_place.checkpoints["rail_era_start"]) == _fingerprint(kept.checkpoints["rail_era_start"])
+
+
+def test_a_finished_in_place_replay_ends_where_the_kept_one_does() -> None:
+    kept = Replay(GameLog.load(GAME)).run()
+    in_place = Replay(GameLog.load(GAME), keep_states=False).run()
+    assert _fingerprint(in_place.state) == _fingerprint(kept.state)
+    assert [s.effects for s in in_place.steps] == [s.effects for s in kept.steps]

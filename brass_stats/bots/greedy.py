@@ -140,7 +140,7 @@ from ..engine.scoring import potential_vp
 from ..engine.sell_cotton import market_closed
 from ..engine.state import GameState, Tile
 from ..engine.turn import apply_action
-from ..rules_data import WILD_CARDS, IndustryLevel, RulesData, card_industries, card_location
+from ..rules_data import WILD_CARDS, IndustryLevel, Location, RulesData, card_industries, card_location
 
 
 @dataclass(frozen=True)
@@ -183,7 +183,8 @@ _WILD_VALUE = 1.0
 _SCOUT_GAIN = 2 * _WILD_VALUE  # a scout brings one wild location and one wild industry card
 _CARD_FIELDS = ("card", "second_card")
 _RESOURCE_INDUSTRIES = frozenset({"coal_mine", "iron_works", "brewery"})
-# a guess of the link icons an empty slot will bring
+# a guess of the link icons an empty slot will bring (a half: sums of halves and whole numbers are
+# exact in any order, which BoardFacts relies on)
 _EMPTY_SLOT_ICONS = 0.5
 
 
@@ -553,7 +554,8 @@ class TileFacts:
         "own_locs",
         "breweries",
         "ports",
-        "_slots",
+        "unflipped_icons",
+        "placed",
     )
 
     def __init__(self, state: GameState, seat: int, w: Weights) -> None:
@@ -567,9 +569,12 @@ class TileFacts:
         own_locs: set[str] = set()
         breweries: list[tuple[str, int, str]] = []  # unflipped breweries, any owner: ref, owner, location
         ports: list[str] = []  # locations of unflipped ports (Lancashire), any owner
+        unflipped_icons: dict[str, int] = {}  # link icons of unflipped tiles, per location
+        placed: dict[str, int] = {}  # tiles per location
         for ref, t in state.tiles.items():
             loc = _location_of(ref)
             info = level(t.industry, t.level)
+            placed[loc] = placed.get(loc, 0) + 1
             if t.flipped:
                 icons[loc] = icons.get(loc, 0) + info.link_vp
                 if t.owner == seat:
@@ -577,6 +582,7 @@ class TileFacts:
                     if canal and t.level >= 2:
                         rescoring += w.carry * info.vp
             else:
+                unflipped_icons[loc] = unflipped_icons.get(loc, 0) + info.link_vp
                 if t.industry == "brewery":
                     breweries.append((ref, t.owner, loc))
                 elif t.industry == "port":
@@ -594,7 +600,8 @@ class TileFacts:
         self.own_locs = own_locs
         self.breweries = breweries
         self.ports = ports
-        self._slots: dict[str, float] = {}
+        self.unflipped_icons = unflipped_icons
+        self.placed = placed
 
     def derive(self, state: GameState, seat: int, w: Weights) -> TileFacts | None:
         """These facts updated to ``state``, reached from the state they describe by adding tiles,
@@ -635,7 +642,8 @@ class TileFacts:
         out.own_locs = self.own_locs
         out.breweries = self.breweries
         out.ports = self.ports
-        out._slots = self._slots
+        out.unflipped_icons = self.unflipped_icons
+        out.placed = self.placed
         rules = state.rules
         canal = state.era == "canal"
         rescored = False
@@ -645,9 +653,16 @@ class TileFacts:
                 continue  # cubes or barrels taken, nothing else
             loc = _location_of(ref)
             info = rules.level(t.industry, t.level)
-            if out._slots is self._slots:
-                out._slots = dict(self._slots)
-            out._slots.pop(loc, None)
+            if out.unflipped_icons is self.unflipped_icons:
+                out.unflipped_icons = dict(self.unflipped_icons)
+            if o is None:
+                if out.placed is self.placed:
+                    out.placed = dict(self.placed)
+                out.placed[loc] = out.placed.get(loc, 0) + 1
+                if not flips:
+                    out.unflipped_icons[loc] = out.unflipped_icons.get(loc, 0) + info.link_vp
+            else:  # flipped in place: its icons now count as flipped
+                out.unflipped_icons[loc] -= info.link_vp
             own = t.owner == seat
             if flips:
                 if out.icons is self.icons:
@@ -681,19 +696,12 @@ class TileFacts:
                     out.rescoring += w.carry * rules.level(t.industry, t.level).vp
         return out
 
-    def slot_icons(self, state: GameState, loc: str) -> float:
-        """Link icons still to come at a town: unflipped tiles' icons, and a guess per empty slot."""
-        pending = self._slots.get(loc)
-        if pending is None:
-            pending = 0.0
-            for slot in state.rules.locations[loc].slots:
-                there = state.tiles.get(slot.ref)
-                if there is None:
-                    pending += _EMPTY_SLOT_ICONS
-                elif not there.flipped:
-                    pending += state.rules.level(there.industry, there.level).link_vp
-            self._slots[loc] = pending
-        return pending
+    def slot_icons(self, location: Location) -> float:
+        """Link icons still to come at a town: unflipped tiles' icons, and a guess per empty slot
+        (the slots of ``explain()`` summed in another order: halves and integers, so exactly)."""
+        loc = location.id
+        empty = len(location.slots) - self.placed.get(loc, 0)
+        return self.unflipped_icons.get(loc, 0) + _EMPTY_SLOT_ICONS * empty
 
 
 class LinkFacts:
@@ -791,8 +799,13 @@ class BoardFacts:
         locations = rules.locations
         icons = tf.icons
         link_vp = 0
+        growth = 0.0  # a sum of halves: exact in any order
         for loc, n in own_links_at.items():
-            link_vp += n * (locations[loc].printed_link_vp + icons.get(loc, 0))
+            L = locations[loc]
+            link_vp += n * (L.printed_link_vp + icons.get(loc, 0))
+            if L.kind != "merchant":
+                growth += n * tf.slot_icons(L)
+        self.growth = growth
         self.pending = float(link_vp + tf.tile_vp)
         self.rescoring = tf.rescoring
         self.reach = len(tf.own_locs | lf.own_ends)
@@ -836,12 +849,6 @@ class BoardFacts:
             worth = info.vp + info.link_vp * own_links_at.get(loc, 0)
             tiles.append((ref, kind, data, worth, canal and info.level >= 2, info.vp, info.income_spaces))
         self.tiles = tiles
-
-        growth = 0.0  # a sum of halves: exact in any order
-        for loc, n in own_links_at.items():
-            if not locations[loc].is_merchant:
-                growth += n * tf.slot_icons(state, loc)
-        self.growth = growth
 
     def derive(
         self,
@@ -912,6 +919,7 @@ class Evaluator:
         self._base_facts: dict[int, BoardFacts] = {}
         self._blocked: dict[int, int] = {}  # per seat, for the base's mat
         self._probe_tiles: dict[int, tuple[GameState, int, TileFacts]] = {}
+        self._runs: dict[tuple[int, str], dict[str, int]] = {}  # blocked tiles per industry of a base mat
         self._probes: dict[int, tuple[GameState, int, list[float], float | None, float | None]] = {}
 
     def facts(self, state: GameState, seat: int, links: dict[str, int] | None = None) -> BoardFacts:
@@ -969,12 +977,21 @@ class Evaluator:
         if factor is None:  # the game is over: the mat counts for nothing
             own = sum(head)
         else:
-            mat = dict(self.base.players[seat].mat)
+            # the blocked tiles of the other industries are the base's: recount the developed ones
+            base_mat = self.base.players[seat].mat
+            runs = self._runs.get((seat, probe.era))
+            if runs is None:
+                runs = self._runs[seat, probe.era] = {
+                    ind: _blocked_run(probe.rules, probe.era, ind, counts) for ind, counts in base_mat.items()
+                }
+            developed: dict[str, list[int]] = {}
             for industry in industries:
-                counts = list(mat[industry])
+                counts = developed.get(industry) or list(base_mat[industry])
                 counts[next(i for i, n in enumerate(counts) if n)] -= 1
-                mat[industry] = tuple(counts)
-            blocked = _blocked_in_mat(probe.rules, probe.era, mat)
+                developed[industry] = counts
+            blocked = sum(runs.values())
+            for industry, counts in developed.items():
+                blocked += _blocked_run(probe.rules, probe.era, industry, counts) - runs[industry]
             own = sum([*head, -w.develop * blocked * factor])
         if others is not None:
             own -= w.opponents * others
@@ -1134,22 +1151,22 @@ def _blocked_tiles(state: GameState, seat: int) -> int:
 
 
 def _blocked_in_mat(rules: RulesData, era: str, mat: dict[str, tuple[int, ...]]) -> int:
-    blocked = 0
-    for ind, counts in mat.items():
-        levels = rules.industries[ind]
-        run = 0
-        for i, n in enumerate(counts):
-            if not n:
-                continue
-            info = levels[i]
-            junk = (era == "rail" and not info.rail_ok) or (ind == "pottery" and info.vp <= 1)
-            if not junk:
-                break
-            run += n
-        else:
-            run = 0  # nothing better behind: no reason to develop
-        blocked += run
-    return blocked
+    return sum(_blocked_run(rules, era, ind, counts) for ind, counts in mat.items())
+
+
+def _blocked_run(rules: RulesData, era: str, ind: str, counts: Sequence[int]) -> int:
+    """Tiles of one industry in front of a better one on the mat (0 if nothing better is behind)."""
+    levels = rules.industries[ind]
+    run = 0
+    for i, n in enumerate(counts):
+        if not n:
+            continue
+        info = levels[i]
+        junk = (era == "rail" and not info.rail_ok) or (ind == "pottery" and info.vp <= 1)
+        if not junk:
+            return run
+        run += n
+    return 0  # nothing better behind: no reason to develop
 
 
 def card_values(state: GameState, seat: int) -> dict[str, float]:
