@@ -365,10 +365,15 @@ def _check(replay: Replay) -> None:
 # -- the tables ------------------------------------------------------------------------
 
 
-def game_tables(replay: Replay, source_file: str | None) -> dict[str, pa.Table]:
-    """Every table for one finished replay (``keep_states=True``), keyed by table name (see :data:`SCHEMAS`)."""
+def game_tables(replay: Replay, source_file: str | None, gid: str | None = None) -> dict[str, pa.Table]:
+    """Every table for one finished replay (``keep_states=True``), keyed by table name (see :data:`SCHEMAS`).
+
+    ``gid``: the log's :func:`game_id` when the caller has computed it already (ingest does, to skip
+    stored games); computed here otherwise.
+    """
     _check(replay)
-    gid = game_id(replay.log)
+    if gid is None:
+        gid = game_id(replay.log)
     deviations = _deviations(replay, gid)  # (Replay.deviations reads every effect)
     rows = {
         "games": _games(replay, gid, source_file, len(deviations)),
