@@ -19,6 +19,8 @@ import hashlib
 import json
 from collections import Counter
 from collections.abc import Sequence
+from itertools import compress
+from operator import is_not, ne
 from dataclasses import fields
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -26,7 +28,7 @@ from typing import Any, Literal
 import numpy as np
 import pyarrow as pa
 
-from ..engine.actions import Action, Build, Develop, Network, Scout, Sell, Shortfall
+from ..engine.actions import Action, Build, Develop, Network, Sale, Scout, Sell, Shortfall
 from ..engine.scoring import standings
 from ..engine.state import Effect, GameState, Tile
 from ..log.format import FORMAT_VERSION, GameLog
@@ -224,10 +226,14 @@ def game_id(log: GameLog) -> str:
     The id hashes the JSON text of ``{"actions", "chance", "edition", "options", "players"}`` (keys
     sorted, compact), written piece by piece: the same text ``json.dumps`` writes for the whole.
     """
+    actions = tuple(log.actions)
+    texts = [_action_texts(a) for a in actions]
+    # the actions table writes the same actions in field order: kept for the next game_tables
+    _LAST_ACTIONS[:] = [actions, [t[0] for t in texts]]
     text = "".join(
         [
             '{"actions":[',
-            ",".join([_action_json(a, sort_keys=True) for a in log.actions]),
+            ",".join([t[1] for t in texts]),
             '],"chance":',
             _SORTED_JSON(log.chance),
             ',"edition":',
@@ -242,53 +248,146 @@ def game_id(log: GameLog) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-# one encoder each, built once (json.dumps with options builds a new encoder per call)
-_SORTED_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode
-_ACTION_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-_STR_JSON = json.encoder.encode_basestring  # a string as those encoders write it (ensure_ascii=False)
-_ActionKeys = tuple[tuple[str, str], ...]  # (field, its JSON key with the colon)
-_ACTION_KEYS: dict[type[Action], tuple[_ActionKeys, _ActionKeys] | None] = {}
+_STR_JSON = json.encoder.encode_basestring  # a string as the encoders below write it (ensure_ascii=False)
 
 
-def _action_keys(cls: type[Action]) -> tuple[_ActionKeys, _ActionKeys] | None:
+def _compact_json(sort_keys: bool) -> Any:
+    """A compact JSON writer (``ensure_ascii=False``), byte for byte ``json.JSONEncoder(...).encode``.
+
+    ``json.dumps`` with options builds a new encoder per call, and ``JSONEncoder.encode`` builds a new
+    C encoder per call; this one is built once (without the check for circular references: the
+    values written here are trees).
+    """
+    encoder = json.JSONEncoder(sort_keys=sort_keys, ensure_ascii=False, separators=(",", ":"))
+    make = json.encoder.c_make_encoder
+    if make is None:
+        return encoder.encode
+    write = make(None, encoder.default, _STR_JSON, None, ":", ",", sort_keys, False, True)
+
+    def encode(value: Any) -> str:
+        if isinstance(value, str):
+            return _STR_JSON(value)
+        return "".join(write(value, 0))
+
+    return encode
+
+
+_SORTED_JSON = _compact_json(sort_keys=True)
+_ACTION_JSON = _compact_json(sort_keys=False)
+# per action class: (field, its JSON key with the colon) in to_json's order, and the sorted order as indices
+_ActionKeys = tuple[tuple[tuple[str, str], ...], tuple[int, ...]]
+_ACTION_KEYS: dict[type[Action], _ActionKeys | None] = {}
+# the last game_id's actions and their field-order JSON: the actions table of the same game reuses them
+_LAST_ACTIONS: list[Any] = [(), []]
+
+
+def _action_keys(cls: type[Action]) -> _ActionKeys | None:
     """``"type"`` and an action class's fields, in ``to_json``'s order and sorted (None: its own ``to_json``)."""
     if cls not in _ACTION_KEYS:
         keys = None
         if cls.to_json is Action.to_json:
             names = ["type", *(f.name for f in fields(cls) if f.name != "type")]
             in_order = tuple((name, _STR_JSON(name) + ":") for name in names)
-            keys = (in_order, tuple(sorted(in_order)))
+            keys = (in_order, tuple(sorted(range(len(names)), key=names.__getitem__)))
         _ACTION_KEYS[cls] = keys
     return _ACTION_KEYS[cls]
 
 
-def _action_json(a: Action, sort_keys: bool = False) -> str:
-    """``a.to_json()`` as compact JSON (keys in field order, or sorted), byte for byte what the encoder writes.
+def _sale_texts(sale: Any) -> tuple[str, str] | None:
+    """A sale's ``to_json`` as compact JSON, in its order and sorted (None: not a plain :class:`Sale`)."""
+    if type(sale) is not Sale or Sale.to_json is not _SALE_TO_JSON:
+        return None
+    tile, merchant = sale.tile, sale.merchant
+    space, beer, bonus = sale.merchant_space, sale.beer, sale.bonus_develop
+    if not (isinstance(tile, str) and isinstance(merchant, str)):
+        return None
+    head = '"tile":' + _STR_JSON(tile) + ',"merchant":' + _STR_JSON(merchant)
+    parts = [head]
+    sort = []
+    if beer is not None:
+        if type(beer) is not tuple or not all(isinstance(x, str) for x in beer):
+            return None
+        text = '"beer":[' + ",".join(map(_STR_JSON, beer)) + "]"
+        sort.append(text)
+    if bonus is not None:
+        if not isinstance(bonus, str):
+            return None
+        sort.append('"bonus_develop":' + _STR_JSON(bonus))
+    sort.append('"merchant":' + _STR_JSON(merchant))
+    if space is not None:
+        if type(space) is not int:
+            return None
+        parts.append('"merchant_space":' + int.__repr__(space))
+        sort.append(parts[-1])
+    sort.append('"tile":' + _STR_JSON(tile))
+    if beer is not None:
+        parts.append(sort[0])
+    if bonus is not None:
+        parts.append('"bonus_develop":' + _STR_JSON(bonus))
+    return "{" + ",".join(parts) + "}", "{" + ",".join(sort) + "}"
 
-    Written directly for the usual fields (strings, integers, tuples of strings); anything else
-    (sales, an unexpected type) goes through ``to_json`` and the encoder.
+
+_SALE_TO_JSON = Sale.to_json
+
+
+def _action_texts(a: Action) -> tuple[str, str]:
+    """``a.to_json()`` as compact JSON, keys in field order and sorted: byte for byte what the encoders write.
+
+    Written directly for the usual fields (strings, integers, tuples of strings, sales); anything
+    else (an unexpected type) goes through ``to_json`` and the encoders.
     """
     keys = _action_keys(type(a))
-    encode = _SORTED_JSON if sort_keys else _ACTION_JSON
     if keys is None:
-        return encode(a.to_json())
-    parts = []
-    for name, key in keys[1] if sort_keys else keys[0]:
+        d = a.to_json()
+        return _ACTION_JSON(d), _SORTED_JSON(d)
+    in_order, by_name = keys
+    parts: list[str | None] = []
+    sorted_parts: list[str | None] | None = None  # only when a value is written differently sorted (sales)
+    for name, key in in_order:
         v = a.TYPE if name == "type" else getattr(a, name)
         if v is None:
-            continue
-        if isinstance(v, str):
+            parts.append(None)
+        elif isinstance(v, str):
             parts.append(key + _STR_JSON(v))
         elif type(v) is int:  # not a bool
             parts.append(key + int.__repr__(v))
         elif type(v) is tuple:
-            try:
+            if all(isinstance(x, str) for x in v):
                 parts.append(key + "[" + ",".join(map(_STR_JSON, v)) + "]")
-            except TypeError:  # not all strings (sales)
-                return encode(a.to_json())
+                continue
+            sales = [_sale_texts(x) for x in v]
+            if None in sales:
+                d = a.to_json()
+                return _ACTION_JSON(d), _SORTED_JSON(d)
+            if sorted_parts is None:
+                sorted_parts = list(parts)
+            parts.append(key + "[" + ",".join([t[0] for t in sales]) + "]")  # type: ignore[index]
+            sorted_parts.append(key + "[" + ",".join([t[1] for t in sales]) + "]")  # type: ignore[index]
+            continue
         else:
-            return encode(a.to_json())
-    return "{" + ",".join(parts) + "}"
+            d = a.to_json()
+            return _ACTION_JSON(d), _SORTED_JSON(d)
+        if sorted_parts is not None:
+            sorted_parts.append(parts[-1])
+    if sorted_parts is None:
+        sorted_parts = parts
+    return (
+        "{" + ",".join([p for p in parts if p is not None]) + "}",
+        "{" + ",".join([p for p in map(sorted_parts.__getitem__, by_name) if p is not None]) + "}",
+    )
+
+
+def _action_json(a: Action, sort_keys: bool = False) -> str:
+    """``a.to_json()`` as compact JSON (keys in field order, or sorted), byte for byte what the encoder writes."""
+    return _action_texts(a)[1 if sort_keys else 0]
+
+
+def _action_json_column(actions: list[Action]) -> list[str]:
+    """Each action's field-order JSON, reusing the texts of the last :func:`game_id` for equal actions."""
+    known, texts = _LAST_ACTIONS
+    if len(known) != len(actions):
+        return [_action_texts(a)[0] for a in actions]
+    return [t if a == k else _action_texts(a)[0] for a, k, t in zip(actions, known, texts, strict=True)]
 
 
 # -- provenance: where a log came from, who played it, when -----------------------------
@@ -486,6 +585,18 @@ def _players(replay: Replay, gid: str) -> list[dict[str, Any]]:
 
 _DETAIL_JSON: dict[Any, str] = {}
 _SOURCES_JSON: dict[Any, str] = {}
+_LEVELS_JSON: dict[str, str] = {}
+
+
+def _memo_repr_json(cache: dict[str, str], value: Any) -> str:
+    """``value`` as sorted JSON, memoised under its ``repr`` (which tells apart values that dump differently)."""
+    key = repr(value)
+    text = cache.get(key)
+    if text is None:
+        if len(cache) > 100_000:  # bounded: an ingest worker lives for many games
+            cache.clear()
+        text = cache[key] = _SORTED_JSON(value)
+    return text
 
 
 def _memo_json(cache: dict[Any, str], key: Any, value: Any) -> str:
@@ -498,25 +609,22 @@ def _memo_json(cache: dict[Any, str], key: Any, value: Any) -> str:
     return text
 
 
-def _detail_column(effects: list[Effect]) -> list[str]:
-    """Each effect's detail as sorted JSON, memoised: most details repeat (same tile, same resource)."""
-    out = []
+def _detail_column(details: Sequence[dict[str, Any]]) -> list[str]:
+    """Each effect's detail as sorted JSON, memoised: most details repeat (same tile, same resource).
+
+    The memo is keyed by the detail's ``repr``, which tells apart every value that dumps differently
+    (``True``, ``1``, ``1.0`` and ``"1"``; keys in another order only make another entry).
+    """
     cache = _DETAIL_JSON
-    for e in effects:
-        d = e.detail
-        if not d:
-            out.append("{}")
-            continue
-        try:  # the types too: True == 1 but dumps differently
-            key = (tuple(d.items()), tuple(map(type, d.values())))
-            text = cache.get(key)
-        except TypeError:  # a list or dict value: not hashable
-            text = _SORTED_JSON(d)
-        else:
+    keys = list(map(repr, details))
+    out = list(map(cache.get, keys))
+    if None in out:
+        if len(cache) > 100_000:  # bounded: an ingest worker lives for many games
+            cache.clear()
+        for i, text in enumerate(out):
             if text is None:
-                text = _memo_json(cache, key, d)
-        out.append(text)
-    return out
+                out[i] = cache[keys[i]] = _SORTED_JSON(details[i])
+    return out  # type: ignore[return-value]
 
 
 _RESOURCE_KINDS = {"coal_used": "coal", "iron_used": "iron", "beer_used": "beer"}
@@ -649,12 +757,13 @@ class _BoardStatistics:
     def update(self, tiles: dict[str, Tile], links: dict[str, int]) -> None:
         """Move to a new board (``tiles`` and ``links`` are not changed afterwards)."""
         old = self.tiles
-        if tiles is not old and tiles != old:  # (tiles compare by identity)
+        if tiles is not old:
+            # the tiles that are not the same objects any more (or new), found without a Python loop
+            changed = list(compress(tiles, map(is_not, tiles.values(), map(old.get, tiles))))
             added = 0
-            for ref, t in tiles.items():
+            for ref in changed:
+                t = tiles[ref]
                 was = old.get(ref)
-                if was is t:
-                    continue
                 if was is None:
                     added += 1
                 elif was.owner == t.owner and was.industry == t.industry and was.level == t.level:
@@ -675,14 +784,14 @@ class _BoardStatistics:
         old_links = self.links
         if links is not old_links and links != old_links:
             added = 0
-            for link_id, owner in links.items():
+            for link_id in list(compress(links, map(ne, links.values(), map(old_links.get, links)))):
+                owner = links[link_id]
                 had = old_links.get(link_id)
-                if had != owner:
-                    if had is None:
-                        added += 1
-                    else:
-                        self._link(link_id, had, -1)
-                    self._link(link_id, owner, 1)
+                if had is None:
+                    added += 1
+                else:
+                    self._link(link_id, had, -1)
+                self._link(link_id, owner, 1)
             if len(old_links) + added != len(links):
                 for link_id, had in old_links.items():
                     if link_id not in links:
@@ -690,7 +799,7 @@ class _BoardStatistics:
             self.links = links
         if self._changed:
             for seat in self._levels:
-                self._levels_json[seat] = _SORTED_JSON(self.by_level[seat])
+                self._levels_json[seat] = _memo_repr_json(_LEVELS_JSON, self.by_level[seat])
             self._levels.clear()
             for seat in self._changed:
                 c = self.count[seat]
@@ -784,10 +893,22 @@ def _arrays(rows: list[tuple[Any, ...]], schema: pa.Schema) -> list[pa.Array]:
     return [_array(c, f.type) for c, f in zip(columns, schema, strict=True)]
 
 
+def _numbers(values: Sequence[Any]) -> np.ndarray:
+    """An integer column as a numpy array (int32, or objects when it holds a null)."""
+    try:
+        return np.fromiter(values, dtype=np.int32, count=len(values))
+    except TypeError:  # a null
+        return np.array(values, dtype=object)
+
+
 def _table(columns: dict[str, Any], schema: pa.Schema) -> pa.Table:
-    """Arrays (or Python lists) by column name, as a table of ``schema``."""
+    """Arrays (numpy arrays, or Python lists) by column name, as a table of ``schema``."""
     arrays = [
-        c if isinstance(c, pa.Array | pa.ChunkedArray) else _array(c, f.type)
+        c
+        if isinstance(c, pa.Array | pa.ChunkedArray)
+        else pa.array(c, type=f.type, from_pandas=False)
+        if isinstance(c, np.ndarray)
+        else _array(c, f.type)
         for c, f in zip((columns[name] for name in schema.names), schema, strict=True)
     ]
     return pa.Table.from_arrays(arrays, schema=schema)
@@ -897,53 +1018,61 @@ def _per_action_tables(replay: Replay, gid: str) -> dict[str, pa.Table]:
         raise ValueError("board statistics kept from board to board differ from the last board counted from scratch")
 
     n = len(steps)
-    head = pa.Table.from_arrays(
-        [
-            _array([s.index for s in steps], I32),
-            *_arrays([(s.era, s.round, s.era_round, s.turn_position) for s in steps], _HEAD),
-            _array(actors, I32),
-            pa.array([st.actions_this_turn == 0 for st in states], type=BOOL),
-        ],
-        names=["action_index", *_HEAD.names, "actor", "end_of_turn"],
-    )
+    index = np.arange(n, dtype=np.int32)  # (a replay's steps are numbered from 0)
+    if n and (steps[0].index != 0 or steps[-1].index != n - 1):
+        index = _array([s.index for s in steps], I32).to_numpy()
+    era, *numbers = zip(*[(s.era, s.round, s.era_round, s.turn_position) for s in steps]) if n else ((),) * 4
+    head_numbers = [_numbers(c) for c in numbers]  # round, era_round, turn_position
+    actor = _numbers(actors)
+    end_of_turn = np.fromiter([st.actions_this_turn == 0 for st in states], dtype=np.bool_, count=n)
+    era_column = pa.array(era, type=STR)
     card, locations, industry, level = zip(*values, strict=True) if values else ((), (), (), ())
     actions = {
         "game_id": pa.repeat(pa.scalar(gid, STR), n),
-        **{name: head.column(name) for name in ("action_index", *_HEAD.names)},
-        "seat": head.column("actor"),
+        "action_index": index,
+        "era": era_column,
+        **dict(zip(_HEAD.names[1:], head_numbers, strict=True)),
+        "seat": actor,
         "action_type": [s.action.TYPE for s in steps],
-        "end_of_turn": head.column("end_of_turn"),
+        "end_of_turn": end_of_turn,
         "card": card,
         "locations": locations,
         "industry": industry,
         "level": level,
         **dict(zip(_COUNTS.names, _arrays(counts, _COUNTS), strict=True)),
         "resource_sources": sources,
-        "action_json": [_action_json(s.action) for s in steps],
+        "action_json": _action_json_column([s.action for s in steps]),
     }
 
-    flat = [e for s in steps for e in s.effects]
+    per_step = [s.effects for s in steps]
+    flat = [e for effects_of_step in per_step for e in effects_of_step]
+    n_effects = np.fromiter(map(len, per_step), dtype=np.int64, count=n)
+    starts = np.cumsum(n_effects) - n_effects
+    kind, seat_of, amount, cause, detail = zip(*flat) if flat else ((),) * 5
     effects = {
         "game_id": pa.repeat(pa.scalar(gid, STR), len(flat)),
-        "action_index": [s.index for s in steps for _ in s.effects],
-        "effect_index": [i for s in steps for i in range(len(s.effects))],
-        "actor": [a for s, a in zip(steps, actors, strict=True) for _ in s.effects],
-        "kind": [e.kind for e in flat],
-        "seat": [e.seat for e in flat],
-        "amount": [e.amount for e in flat],
-        "cause": [e.cause for e in flat],
-        "detail": _detail_column(flat),
+        "action_index": np.repeat(index, n_effects),
+        "effect_index": (np.arange(len(flat), dtype=np.int64) - np.repeat(starts, n_effects)).astype(np.int32),
+        "actor": np.repeat(actor, n_effects),
+        "kind": kind,
+        "seat": seat_of,
+        "amount": amount,
+        "cause": cause,
+        "detail": _detail_column(detail),
     }
 
     # one row per action and seat: the per-action columns repeated, the board statistics taken by index
-    repeated = head.take(pa.array(np.repeat(np.arange(n, dtype=np.int32), n_players)))
     players = [p for st in states for p in st.players]
     levels = rules.income_levels
     pieces = pa.Table.from_arrays(_arrays(tracker.pieces, _PIECES), schema=_PIECES).take(_array(piece_rows, I32))
     snapshots = {
         "game_id": pa.repeat(pa.scalar(gid, STR), n * n_players),
-        **{name: repeated.column(name) for name in head.column_names},
-        "seat": list(seats) * n,
+        "action_index": np.repeat(index, n_players),
+        "era": era_column.take(np.repeat(index, n_players)) if n else era_column,
+        **{name: np.repeat(c, n_players) for name, c in zip(_HEAD.names[1:], head_numbers, strict=True)},
+        "actor": np.repeat(actor, n_players),
+        "end_of_turn": np.repeat(end_of_turn, n_players),
+        "seat": np.tile(np.arange(n_players, dtype=np.int32), n),
         "order_position": positions,
         "money": [p.money for p in players],
         "income_space": [p.income_space for p in players],
