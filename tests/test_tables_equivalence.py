@@ -26,10 +26,10 @@ from brass_stats.storage import SCHEMAS, game_id, game_tables
 from brass_stats.storage.tables import (
     _ACTION_JSON,
     _SORTED_JSON,
-    _detail_column,
     _action_json,
     _board_statistics,
     _BoardStatistics,
+    _detail_column,
     _location_link_values,
 )
 
@@ -139,7 +139,7 @@ def test_actions_written_directly_as_json_match_the_encoder(
     discards: tuple[str, ...],
     amount: int | None,
 ) -> None:
-    """Quotes, backslashes, control characters, non-ASCII: the direct writer (sales too) is byte-equal to the encoder."""
+    """Quotes, backslashes, control characters, non-ASCII: the direct writer (sales too) equals json.dumps."""
     actions = [
         Build(1, card, "coal_mine", location, slot, coal, None, None),
         Network(2, card, (location, card)),

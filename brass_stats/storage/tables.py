@@ -19,10 +19,10 @@ import hashlib
 import json
 from collections import Counter
 from collections.abc import Sequence
-from itertools import compress
-from operator import is_not, ne
 from dataclasses import fields
 from datetime import UTC, datetime
+from itertools import compress
+from operator import is_not, ne
 from typing import Any, Literal
 
 import numpy as np
@@ -1021,7 +1021,9 @@ def _per_action_tables(replay: Replay, gid: str) -> dict[str, pa.Table]:
     index = np.arange(n, dtype=np.int32)  # (a replay's steps are numbered from 0)
     if n and (steps[0].index != 0 or steps[-1].index != n - 1):
         index = _array([s.index for s in steps], I32).to_numpy()
-    era, *numbers = zip(*[(s.era, s.round, s.era_round, s.turn_position) for s in steps]) if n else ((),) * 4
+    era, *numbers = (
+        zip(*[(s.era, s.round, s.era_round, s.turn_position) for s in steps], strict=True) if n else ((),) * 4
+    )
     head_numbers = [_numbers(c) for c in numbers]  # round, era_round, turn_position
     actor = _numbers(actors)
     end_of_turn = np.fromiter([st.actions_this_turn == 0 for st in states], dtype=np.bool_, count=n)
@@ -1048,17 +1050,17 @@ def _per_action_tables(replay: Replay, gid: str) -> dict[str, pa.Table]:
     flat = [e for effects_of_step in per_step for e in effects_of_step]
     n_effects = np.fromiter(map(len, per_step), dtype=np.int64, count=n)
     starts = np.cumsum(n_effects) - n_effects
-    kind, seat_of, amount, cause, detail = zip(*flat) if flat else ((),) * 5
+    columns: list[tuple[Any, ...]] = list(zip(*flat, strict=True)) if flat else [()] * 5  # kind ... detail
     effects = {
         "game_id": pa.repeat(pa.scalar(gid, STR), len(flat)),
         "action_index": np.repeat(index, n_effects),
         "effect_index": (np.arange(len(flat), dtype=np.int64) - np.repeat(starts, n_effects)).astype(np.int32),
         "actor": np.repeat(actor, n_effects),
-        "kind": kind,
-        "seat": seat_of,
-        "amount": amount,
-        "cause": cause,
-        "detail": _detail_column(detail),
+        "kind": columns[0],
+        "seat": columns[1],
+        "amount": columns[2],
+        "cause": columns[3],
+        "detail": _detail_column(columns[4]),
     }
 
     # one row per action and seat: the per-action columns repeated, the board statistics taken by index
