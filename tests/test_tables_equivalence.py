@@ -172,7 +172,7 @@ def test_the_json_writers_built_once_match_json_dumps(value: Any, details: list[
     ``1.0`` and ``"1"`` stay apart) write what ``json.dumps`` writes."""
     assert _SORTED_JSON(value) == json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     assert _ACTION_JSON(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    look_alike = [{"n": True}, {"n": 1}, {"n": 1.0}, {"n": "1"}, {"n": 1}]
+    look_alike: list[dict[str, Any]] = [{"n": True}, {"n": 1}, {"n": 1.0}, {"n": "1"}, {"n": 1}]
     for got, d in zip(_detail_column(details + look_alike), details + look_alike, strict=True):
         assert got == json.dumps(d, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 

@@ -259,7 +259,7 @@ def _compact_json(sort_keys: bool) -> Any:
     values written here are trees).
     """
     encoder = json.JSONEncoder(sort_keys=sort_keys, ensure_ascii=False, separators=(",", ":"))
-    make = json.encoder.c_make_encoder
+    make = getattr(json.encoder, "c_make_encoder", None)  # (None without the C accelerator)
     if make is None:
         return encoder.encode
     write = make(None, encoder.default, _STR_JSON, None, ":", ",", sort_keys, False, True)
