@@ -330,13 +330,65 @@ def _sale_texts(sale: Any) -> tuple[str, str] | None:
 _SALE_TO_JSON = Sale.to_json
 
 
+_Writer = Any  # (action) -> (field-order JSON, sorted JSON), or None for a value it does not write
+_WRITERS: dict[type[Action], _Writer] = {}
+
+
+def _writer(cls: type[Action]) -> _Writer:
+    """A function written for one action class (as ``dataclasses`` writes ``__init__``): no loop over
+    the fields, each field's text made once and placed in both key orders. Strings, integers and
+    tuples of strings only: anything else returns None (sales, an unexpected type)."""
+    keys = _action_keys(cls)
+    if keys is None:
+        return None
+    in_order, by_name = keys
+    lines = ["def write(a):"]
+    for i, (name, key) in enumerate(in_order):
+        if name == "type":
+            lines.append(f"    p{i} = {key + _STR_JSON(cls.TYPE)!r}")
+            continue
+        lines += [
+            f"    v = a.{name}",
+            "    if v is None:",
+            f"        p{i} = None",
+            "    elif isinstance(v, str):",
+            f"        p{i} = {key!r} + S(v)",
+            "    elif type(v) is int:",
+            f"        p{i} = {key!r} + R(v)",
+            "    elif type(v) is tuple:",
+            "        try:",
+            f"            p{i} = {key + '['!r} + ','.join(map(S, v)) + ']'",
+            "        except TypeError:",
+            "            return None",
+            "    else:",
+            "        return None",
+        ]
+    order = ", ".join(f"p{i}" for i in range(len(in_order)))
+    by_key = ", ".join(f"p{i}" for i in by_name)
+    lines.append(
+        f"    return ('{{' + ','.join([p for p in ({order},) if p is not None]) + '}}',"
+        f" '{{' + ','.join([p for p in ({by_key},) if p is not None]) + '}}')"
+    )
+    namespace: dict[str, Any] = {"S": _STR_JSON, "R": int.__repr__}
+    exec("\n".join(lines), namespace)  # noqa: S102 (code made here from the class's field names)
+    return namespace["write"]
+
+
 def _action_texts(a: Action) -> tuple[str, str]:
     """``a.to_json()`` as compact JSON, keys in field order and sorted: byte for byte what the encoders write.
 
     Written directly for the usual fields (strings, integers, tuples of strings, sales); anything
     else (an unexpected type) goes through ``to_json`` and the encoders.
     """
-    keys = _action_keys(type(a))
+    cls = type(a)
+    write = _WRITERS.get(cls)
+    if write is None and cls not in _WRITERS:
+        write = _WRITERS[cls] = _writer(cls)
+    if write is not None:
+        texts = write(a)
+        if texts is not None:
+            return texts
+    keys = _action_keys(cls)
     if keys is None:
         d = a.to_json()
         return _ACTION_JSON(d), _SORTED_JSON(d)
@@ -1087,62 +1139,73 @@ def _per_action_tables(replay: Replay, gid: str) -> dict[str, pa.Table]:
         **{name: pieces.column(name) for name in _PIECES.names},
         "spent_this_round": spent_col,
     }
+    actions_table = _table(actions, ACTIONS_SCHEMA)
+    effects_table = _table(effects, EFFECTS_SCHEMA)
+    snapshots_table = _table(snapshots, TURN_SNAPSHOTS_SCHEMA)
+    board_table = board.table(gid)
+    era_scores = _era_scores(gid, n_players, vp_effects, era_ends)
     return {
-        "actions": _table(actions, ACTIONS_SCHEMA),
-        "effects": _table(effects, EFFECTS_SCHEMA),
-        "turn_snapshots": _table(snapshots, TURN_SNAPSHOTS_SCHEMA),
-        "board": board.table(gid),
-        "era_scores": _to_table(_era_scores(gid, n_players, vp_effects, era_ends), ERA_SCORES_SCHEMA),
+        "actions": actions_table,
+        "effects": effects_table,
+        "turn_snapshots": snapshots_table,
+        "board": board_table,
+        "era_scores": era_scores,
     }
+
+
+_ERA_SCORE_COLUMNS = ERA_SCORES_SCHEMA.names[3:]  # link_vp ... tiles_scored
+_ERA_COLUMN = {name: i for i, name in enumerate(_ERA_SCORE_COLUMNS)}
+_VP_GAINED, _VP_AT_END = _ERA_COLUMN["vp_gained_in_era"], _ERA_COLUMN["vp_at_era_end"]
+_LINK_VP, _LINKS_SCORED = _ERA_COLUMN["link_vp"], _ERA_COLUMN["links_scored"]
+_TILE_VP, _TILES_SCORED = _ERA_COLUMN["tile_vp"], _ERA_COLUMN["tiles_scored"]
+_MERCHANT_BONUS, _SHORTFALL = _ERA_COLUMN["merchant_bonus_vp"], _ERA_COLUMN["shortfall_vp_lost"]
+_CASH, _INTRODUCTORY = _ERA_COLUMN["cash_vp"], _ERA_COLUMN["introductory_vp"]
 
 
 def _era_scores(
     gid: str, n: int, vp_effects: list[tuple[str, Effect]], era_ends: list[tuple[str, GameState]]
-) -> list[dict[str, Any]]:
-    """Rows of the era_scores table from the VP effects (with the era of their action) and the state
-    after each era's last action (gathered in :func:`_per_action_tables`'s pass over the steps)."""
-    acc: dict[tuple[str, int], Counter[str]] = {(era, seat): Counter() for era in ERAS for seat in range(n)}
-    vp_end: dict[tuple[str, int], int] = {}
+) -> pa.Table:
+    """The era_scores table from the VP effects (with the era of their action) and the state after
+    each era's last action (gathered in :func:`_per_action_tables`'s pass over the steps): one row
+    per era and seat, the values summed in a list per row."""
+    era_row = {era: i * n for i, era in enumerate(ERAS)}
+    rows = [[0] * len(_ERA_SCORE_COLUMNS) for _ in range(len(ERAS) * n)]
+    for row in rows:
+        row[_VP_AT_END] = None  # type: ignore[call-overload]
     for era_of_step, e in vp_effects:
-        c = acc[(era_of_step, e.seat)]
-        c["vp_gained_in_era"] += e.amount
-        if e.cause.endswith("_era_scoring"):
-            if e.detail.get("source") == "link":
-                c["link_vp"] += e.amount
-                c["links_scored"] += 1
+        c = rows[era_row[era_of_step] + e.seat]
+        amount = e.amount
+        c[_VP_GAINED] += amount
+        cause = e.cause
+        if cause.endswith("_era_scoring"):
+            detail = e.detail
+            if detail.get("source") == "link":
+                c[_LINK_VP] += amount
+                c[_LINKS_SCORED] += 1
             else:
-                c[f"tile_vp_{e.detail['industry']}"] += e.amount
-                c["tile_vp"] += e.amount
-                c["tiles_scored"] += 1
-        elif e.cause.startswith("merchant_bonus:"):
-            c["merchant_bonus_vp"] += e.amount
-        elif e.cause == "shortfall":
-            c["shortfall_vp_lost"] -= e.amount
-        elif e.cause == "cash_scoring":
-            c["cash_vp"] += e.amount
-        elif e.cause == "introductory_scoring":
-            c["introductory_vp"] += e.amount
+                i = _ERA_COLUMN.get(f"tile_vp_{detail['industry']}")
+                if i is not None:
+                    c[i] += amount
+                c[_TILE_VP] += amount
+                c[_TILES_SCORED] += 1
+        elif cause.startswith("merchant_bonus:"):
+            c[_MERCHANT_BONUS] += amount
+        elif cause == "shortfall":
+            c[_SHORTFALL] -= amount
+        elif cause == "cash_scoring":
+            c[_CASH] += amount
+        elif cause == "introductory_scoring":
+            c[_INTRODUCTORY] += amount
     for era, state in era_ends:
         for p in state.players:
-            vp_end[(era, p.seat)] = p.vp
-    keys = [
-        "link_vp",
-        *[f"tile_vp_{ind}" for ind in ALL_INDUSTRIES],
-        "tile_vp",
-        "merchant_bonus_vp",
-        "shortfall_vp_lost",
-        "cash_vp",
-        "introductory_vp",
-        "vp_gained_in_era",
-        "links_scored",
-        "tiles_scored",
-    ]
-    rows = []
-    for (era, seat), c in acc.items():
-        row: dict[str, Any] = {"game_id": gid, "era": era, "seat": seat, "vp_at_era_end": vp_end.get((era, seat))}
-        row.update({k: c[k] for k in keys})
-        rows.append(row)
-    return rows
+            rows[era_row[era] + p.seat][_VP_AT_END] = p.vp
+    columns = {
+        "game_id": pa.repeat(pa.scalar(gid, STR), len(rows)),
+        "era": [era for era in ERAS for _ in range(n)],
+        "seat": list(range(n)) * len(ERAS),
+        **dict(zip(_ERA_SCORE_COLUMNS, zip(*rows, strict=True), strict=True)),
+    }
+    return _table(columns, ERA_SCORES_SCHEMA)
 
 
 _BOARD_BASE = pa.schema([BOARD_SCHEMA.field(name) for name in BOARD_SCHEMA.names[1:6]])  # era ... before_scoring
@@ -1162,8 +1225,11 @@ class _BoardTable:
         self.pieces: list[tuple[Any, ...]] = []  # piece ... vp_if_scored
         self.round_of_row: list[int] = []
         self.piece_of_row: list[int] = []
-        self._tiles: dict[str, tuple[Tile, int]] = {}  # ref -> (tile, its piece row)
+        self._tiles: dict[str, Tile] = {}  # ref -> the tile last seen there
+        self._tile_rows: dict[str, int] = {}  # ref -> that tile's piece row
         self._slots: dict[str, tuple[str, int]] = {}  # ref -> (location, slot): the order of the tiles
+        self._refs: set[str] = set()  # the last board's tile refs, and their order
+        self._order: list[str] = []
         self._others: dict[tuple[Any, ...], int] = {}  # link, merchant and market -> piece row
         # the last mid-era round's links, link icons per location and link rows; merchants and their rows
         self._links: dict[str, int] | None = None
@@ -1214,25 +1280,26 @@ class _BoardTable:
 
     def _add_tiles(self, tiles: dict[str, Tile]) -> None:
         """The tiles' rows, by location then slot."""
-        slots = self._slots
-        for ref in tiles:
-            if ref not in slots:
+        if tiles.keys() != self._refs:  # tiles were built or removed: the order again
+            slots = self._slots
+            for ref in tiles.keys() - slots.keys():
                 place, _, number = ref.partition(":")
                 slots[ref] = (place, int(number))
-        rows, known, level = self.piece_of_row, self._tiles, self.rules.level
-        for ref in sorted(tiles, key=slots.__getitem__):
-            t = tiles[ref]
-            seen = known.get(ref)
-            if seen is not None and seen[0] is t:
-                rows.append(seen[1])
-                continue
-            loc, slot = slots[ref]
-            info = level(t.industry, t.level)
-            i = len(self.pieces)
-            vp = info.vp if t.flipped else 0
-            self.pieces.append(("tile", loc, slot, None, t.owner, t.industry, t.level, t.flipped, t.resources, vp))
-            known[ref] = (t, i)
-            rows.append(i)
+            self._order = sorted(tiles, key=slots.__getitem__)
+            self._refs = set(tiles)
+        order, known, tile_rows = self._order, self._tiles, self._tile_rows
+        now = list(map(tiles.__getitem__, order))
+        changed = list(map(is_not, now, map(known.get, order)))  # a tile is replaced when it changes
+        if True in changed:
+            level, slots = self.rules.level, self._slots
+            for ref, t in compress(zip(order, now, strict=True), changed):
+                loc, slot = slots[ref]
+                info = level(t.industry, t.level)
+                vp = info.vp if t.flipped else 0
+                known[ref] = t
+                tile_rows[ref] = len(self.pieces)
+                self.pieces.append(("tile", loc, slot, None, t.owner, t.industry, t.level, t.flipped, t.resources, vp))
+        self.piece_of_row.extend(map(tile_rows.__getitem__, order))
 
     def _link_rows(self, links: dict[str, int], values: dict[str, int]) -> list[int]:
         """The links' rows, by link id (``values``: link icons per location)."""
