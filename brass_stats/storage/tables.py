@@ -1231,6 +1231,7 @@ class _BoardTable:
         self._refs: set[str] = set()  # the last board's tile refs, and their order
         self._order: list[str] = []
         self._others: dict[tuple[Any, ...], int] = {}  # link, merchant and market -> piece row
+        self._ends: dict[str, tuple[str, ...]] = {}  # link id -> the locations it connects
         # the last mid-era round's links, link icons per location and link rows; merchants and their rows
         self._links: dict[str, int] | None = None
         self._icons: dict[str, int] = {}
@@ -1303,12 +1304,22 @@ class _BoardTable:
 
     def _link_rows(self, links: dict[str, int], values: dict[str, int]) -> list[int]:
         """The links' rows, by link id (``values``: link icons per location)."""
-        rule_links, piece = self.rules.links, self._piece
+        ends, known = self._ends, self._others
         out = []
         for link_id in sorted(links):
+            connects = ends.get(link_id)
+            if connects is None:
+                connects = ends[link_id] = tuple(self.rules.links[link_id].connects)
             owner = links[link_id]
-            vp = sum([values[loc] for loc in rule_links[link_id].connects])
-            out.append(piece((link_id, owner, vp), ("link", None, None, link_id, owner, None, None, None, None, vp)))
+            vp = 0
+            for loc in connects:
+                vp += values[loc]
+            key = (link_id, owner, vp)
+            i = known.get(key)
+            if i is None:
+                i = known[key] = len(self.pieces)
+                self.pieces.append(("link", None, None, link_id, owner, None, None, None, None, vp))
+            out.append(i)
         return out
 
     def table(self, gid: str) -> pa.Table:
