@@ -839,7 +839,14 @@ class _BoardStatistics:
                         self._tile(ref, was, -1)
             self.tiles = tiles
         old_links = self.links
-        if links is not old_links and links != old_links:
+        if not links and old_links:  # the end of the Canal Era: every link leaves the board
+            for link_id, had in old_links.items():
+                self.n_links[had] -= 1
+                self._changed.add(had)
+            self.link_vp = [0] * len(self.link_vp)
+            self.ends = [{} for _ in self.ends]
+            self.links = links
+        elif links is not old_links and links != old_links:
             added = 0
             for link_id in list(compress(links, map(ne, links.values(), map(old_links.get, links)))):
                 owner = links[link_id]
