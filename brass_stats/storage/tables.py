@@ -840,7 +840,7 @@ class _BoardStatistics:
             self.tiles = tiles
         old_links = self.links
         if not links and old_links:  # the end of the Canal Era: every link leaves the board
-            for link_id, had in old_links.items():
+            for had in old_links.values():
                 self.n_links[had] -= 1
                 self._changed.add(had)
             self.link_vp = [0] * len(self.link_vp)
