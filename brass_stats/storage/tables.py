@@ -840,9 +840,9 @@ class _BoardStatistics:
             self.tiles = tiles
         old_links = self.links
         if not links and old_links:  # the end of the Canal Era: every link leaves the board
-            for had in old_links.values():
-                self.n_links[had] -= 1
-                self._changed.add(had)
+            for owner in old_links.values():
+                self.n_links[owner] -= 1
+                self._changed.add(owner)
             self.link_vp = [0] * len(self.link_vp)
             self.ends = [{} for _ in self.ends]
             self.links = links
