@@ -194,6 +194,31 @@ def test_a_game_met_twice_in_one_run_is_stored_once(logs: Path, tmp_path: Path) 
         assert con.execute("SELECT count(DISTINCT action_index) = count(*) FROM actions").fetchone() == (True,)
 
 
+def test_duckdb_loads_in_groups_of_batches_give_the_same_rows(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The parent loads finished batches into DuckDB a group at a time (one transaction, one statement per
+    table): groups of 2 games, with a game met twice across groups and a failure, store what one group does."""
+    d = tmp_path / "in"
+    shutil.copytree(logs, d)
+    shutil.copy(next(iter(sorted(logs.glob("random-*.json")))), d / "zz-again.json")  # a repeat, in a later batch
+    one = ingest([d], tmp_path / "one.duckdb", workers=1, progress=False, policy=AS_PLAYED, batch_size=1)
+    ingest_module = importlib.import_module("brass_stats.storage.ingest")
+    monkeypatch.setattr(ingest_module.DuckDBCommitter, "group_games", 2)
+    loads: list[int] = []
+    flush = ingest_module.DuckDBCommitter.flush
+
+    def counted(self: object) -> None:
+        loads.append(len(self.waiting))  # type: ignore[attr-defined]
+        flush(self)
+
+    monkeypatch.setattr(ingest_module.DuckDBCommitter, "flush", counted)
+    groups = ingest([d], tmp_path / "groups.duckdb", workers=1, progress=False, policy=AS_PLAYED, batch_size=1)
+    assert len([n for n in loads if n]) >= 3  # several groups were loaded
+    assert (one.stored, one.skipped, one.failed) == (groups.stored, groups.skipped, groups.failed) == (N_GAMES, 1, 1)
+    assert_same_rows(open_corpus(db=tmp_path / "one.duckdb"), open_corpus(db=tmp_path / "groups.duckdb"))
+
+
 def test_one_bad_file_never_stops_an_import(logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ingest_module = importlib.import_module("brass_stats.storage.ingest")  # the package's `ingest` is the function
     real = ingest_module.game_tables
