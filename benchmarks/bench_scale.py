@@ -117,7 +117,8 @@ def efficiency(task: float, commit: float, merge: float, workers: int, largest_p
 
 
 def largest_merge_part(corpus: Path) -> float:
-    """CPU ms per game of merging the largest table partition of a run (the merge's shortest possible tail)."""
+    """CPU ms per game of merging a run's largest table partition: the merge's tail on many workers (a run of
+    20,000 games or more is merged a partition per task)."""
     import importlib
 
     from brass_stats.storage.dataset import read_commits
@@ -128,7 +129,12 @@ def largest_merge_part(corpus: Path) -> float:
         ingest([corpus], parquet_dir=root, workers=1, progress=False, policy=AS_PLAYED, compact=False)
         commits = read_commits(root)
         games = sum(c.games for c in commits)
-        parts = sorted({rel.rsplit("/", 1)[0] for c in commits for rel in c.files})
+        split = ingest_module.MERGE_SPLIT_GAMES
+        ingest_module.MERGE_SPLIT_GAMES = (0, 0)  # as a run of 20,000 games or more is merged: by partition
+        try:
+            parts = ingest_module.merge_parts(commits)
+        finally:
+            ingest_module.MERGE_SPLIT_GAMES = split
         times = []
         for part in parts:
             start = time.process_time()

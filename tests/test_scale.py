@@ -163,6 +163,25 @@ def test_two_local_workers_write_the_same_dataset_as_one(logs: Path, tmp_path: P
     assert_same_rows(open_corpus(parquet=tmp_path / "one"), open_corpus(parquet=tmp_path / "two"))
 
 
+@pytest.mark.parametrize("split", [(0, 10**9), (0, 0)], ids=["a-task-per-table", "a-task-per-partition"])
+def test_the_merge_split_into_tasks_gives_the_same_dataset(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, split: tuple[int, int]
+) -> None:
+    """A large run's batches are merged a table, or a table's partition, per task on the workers: the
+    same rows as the one merge of a small run, one file per table and partition, one commit."""
+    one = ingest([logs], parquet_dir=tmp_path / "one", workers=1, progress=False, policy=AS_PLAYED, batch_size=2)
+    ingest_module = importlib.import_module("brass_stats.storage.ingest")
+    monkeypatch.setattr(ingest_module, "MERGE_SPLIT_GAMES", split)
+    many = ingest([logs], parquet_dir=tmp_path / "many", workers=2, progress=False, policy=AS_PLAYED, batch_size=2)
+    assert (one.stored, one.failed) == (many.stored, many.failed) == (N_GAMES, 1)
+    assert_same_rows(open_corpus(parquet=tmp_path / "one"), open_corpus(parquet=tmp_path / "many"))
+    assert len(read_commits(tmp_path / "many")) == 1
+    for name in SCHEMAS:
+        for folder in {f.parent for f in dataset_files(tmp_path / "many").get(name, [])}:
+            assert len(list(folder.glob("*.parquet"))) == 1, folder
+    assert not (tmp_path / "many" / "_tmp").exists()
+
+
 def test_appending_to_a_dataset_and_importing_again(logs: Path, tmp_path: Path) -> None:
     part = tmp_path / "part"
     part.mkdir()

@@ -810,12 +810,27 @@ def merge_commits(writer: DatasetWriter, batches: list[str], runner: Runner | No
 
     wanted = set(batches)
     commits = [c for c in read_commits(writer.root) if c.batch in wanted]
-    parts = sorted({rel.rsplit("/", 1)[0] for c in commits for rel in c.files})  # "table/edition=.../player_count=..."
+    parts = merge_parts(commits)
     calls = [(str(writer.root), batches, part) for part in parts]
     done = runner.map_calls(merge_files, calls) if runner is not None else [merge_files(*c) for c in calls]
     files = [f for fs in done for f in fs]
     shutil.rmtree(writer.root / "_tmp", ignore_errors=True)
     writer.commit(new_batch_id(), files, games=sum(c.games for c in commits), base=False, supersedes=batches)
+
+
+# a merge task costs about 0.1 s besides its rows: small runs are merged in few tasks
+MERGE_SPLIT_GAMES = (2_000, 20_000)
+
+
+def merge_parts(commits: list[Any]) -> list[str]:
+    """The merge tasks for these commits: ``*`` (every table) for a small run, a table each for a larger
+    one, a table's partition each (``actions/edition=birmingham/player_count=3``) beyond."""
+    games = sum(c.games for c in commits)
+    if games < MERGE_SPLIT_GAMES[0]:
+        return ["*"]
+    if games < MERGE_SPLIT_GAMES[1]:
+        return sorted({rel.split("/", 1)[0] for c in commits for rel in c.files})
+    return sorted({rel.rsplit("/", 1)[0] for c in commits for rel in c.files})  # the file's folder
 
 
 @dataclass
@@ -829,9 +844,10 @@ class _Staged:
         self.files = list(files)
 
 
-def merge_files(root: str, batches: list[str], part: str) -> list[str]:
-    """Merge one table's partition (``part``, e.g. ``actions/edition=birmingham/player_count=3``, or
-    ``failures``) of the given commits into one file sorted by game, uncommitted; returns its files.
+def merge_files(root: str, batches: list[str], part: str = "*") -> list[str]:
+    """Merge ``part`` of the given commits (``*``: every table; a table; or a table's partition, e.g.
+    ``actions/edition=birmingham/player_count=3``) into one file per table and partition, sorted by game,
+    uncommitted; returns its files.
 
     A merge task: it runs where the games were replayed (a worker process or a Dask worker), so that
     the importing process never holds the corpus's tables; the caller commits the files. It reads only
@@ -847,7 +863,8 @@ def merge_files(root: str, batches: list[str], part: str) -> list[str]:
     staged = _Staged(Path(root))
     table, _, partition = part.partition("/")
     wanted = set(batches)
-    prefixes = (f"{part}/", f"games/{partition}/" if partition else "\0")
+    # a table's rows take their partition columns from games: its games too, of the same partition
+    prefixes = ("",) if part == "*" else (f"{part}/", f"games/{partition}/" if partition else "games/")
     only = [
         Commit(c.seq, c.batch, [rel for rel in c.files if rel.startswith(prefixes)])
         for c in read_commits(staged.root)
@@ -861,7 +878,8 @@ def merge_files(root: str, batches: list[str], part: str) -> list[str]:
     _no_progress_bar(con)
     try:
         attach_parquet(con, staged.root, only=only)
-        write_version(staged, con, [table], base=False)  # type: ignore[arg-type]
+        tables = list(MERGED_TABLES) if part == "*" else [table]
+        write_version(staged, con, tables, base=False)  # type: ignore[arg-type]
     finally:
         con.close()
         shutil.rmtree(tmp, ignore_errors=True)
