@@ -102,17 +102,17 @@ def timed_ingest(corpus: Path, repeat: int, store: str = "parquet", **kwargs: An
 
 
 def efficiency(task: float, commit: float, merge: float, workers: int, largest_part: float = 0.0) -> float:
-    """Scaling efficiency of ``workers`` workers against one, from the per-game costs (any one unit).
+    """Scaling efficiency of ``workers`` workers on as many cores against one, from per-game costs (one unit).
 
     Each worker replays and writes its games (``task`` per game, in parallel); the parent commits each
-    finished batch (``commit`` per game, one at a time, overlapping the workers: it keeps up while
-    ``commit <= task / workers``); a dataset's batches are then merged, a table's partition per task, on
-    the workers (``merge`` per game in all, the run's tail: ``max(largest_part, merge / workers)``).
-    Time per game with W workers: ``max(task / W, commit) + max(largest_part, merge / W)``; with one
-    worker (whose parent is another process, as on a cluster): ``max(task, commit) + merge``.
+    finished batch (``commit`` per game, one batch at a time while the workers go on, on the same cores:
+    it keeps up while ``commit <= (task + commit) / workers``); a dataset's batches are then merged on
+    the workers (``merge`` per game in all; its tail is ``max(largest_part, merge / workers)``, a table
+    partition per task). Time per game on W cores: ``max((task + commit) / W, commit) + max(largest_part,
+    merge / W)``; on one: ``task + commit + merge``.
     """
-    one = max(task, commit) + merge
-    many = max(task / workers, commit) + max(largest_part, merge / workers)
+    one = task + commit + merge
+    many = max((task + commit) / workers, commit) + max(largest_part, merge / workers)
     return one / (workers * many)
 
 
