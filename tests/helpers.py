@@ -90,9 +90,10 @@ def place_tile(
     info = state.rules.level(industry, level)
     if resources is None:
         resources = 0 if flipped else info.resources_on_build(state.era)
-    mat = state.players[owner].mat[industry]
-    assert mat[level - 1] > 0, f"player {owner} has no {industry} level {level} left on the mat"
-    mat[level - 1] -= 1
+    p = state.players[owner]
+    left = p.mat[industry][level - 1]
+    assert left > 0, f"player {owner} has no {industry} level {level} left on the mat"
+    p.set_mat_count(industry, level, left - 1)
     tile = Tile(owner, industry, level, resources, flipped)
     state.tiles[ref] = tile
     state.touch_board()
@@ -109,9 +110,8 @@ def place_link(state: GameState, link_id: str, owner: int) -> GameState:
 
 def clear_mat_below(state: GameState, seat: int, industry: str, level: int) -> GameState:
     """Remove every tile below ``level`` of an industry from a mat, as if developed away."""
-    mat = state.players[seat].mat[industry]
-    for i in range(level - 1):
-        mat[i] = 0
+    for lv in range(1, level):
+        state.players[seat].set_mat_count(industry, lv, 0)
     return state
 
 

@@ -83,7 +83,7 @@ def place_tile(
         p = state.players[owner]
         i = level - p.first_level[industry]
         assert p.mat[industry][i] > 0, f"player {owner} has no {industry} level {level} left on the mat"
-        p.mat[industry][i] -= 1
+        p.set_mat_count(industry, level, p.mat[industry][i] - 1)
     tile = Tile(owner, industry, level, resources, flipped)
     state.tiles[ref] = tile
     state.touch_board()
@@ -94,7 +94,7 @@ def clear_mat_below(state: GameState, seat: int, industry: str, level: int) -> G
     """Remove every tile below ``level`` of an industry from a mat, as if developed away."""
     p = state.players[seat]
     for lv in range(p.first_level[industry], level):
-        p.mat[industry][lv - p.first_level[industry]] = 0
+        p.set_mat_count(industry, lv, 0)
     return state
 
 

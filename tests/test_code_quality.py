@@ -15,8 +15,8 @@ ROOT = Path(__file__).parents[1]
 @pytest.mark.parametrize(
     "command",
     [
-        ["ruff", "check", "brass_stats", "tests", "benchmarks"],
-        ["ruff", "format", "--check", "brass_stats", "tests", "benchmarks"],
+        ["ruff", "check", "brass_stats", "tests", "benchmarks", "notebooks"],
+        ["ruff", "format", "--check", "brass_stats", "tests", "benchmarks", "notebooks"],
         ["mypy"],
     ],
     ids=["ruff-check", "ruff-format", "mypy"],

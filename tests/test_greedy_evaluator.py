@@ -19,9 +19,11 @@ import pytest
 
 from brass_stats.bots.greedy import (
     DEFAULT_WEIGHTS,
+    BoardFacts,
     Evaluator,
     Weights,
     _board_key,
+    _cards_key,
     _components,
     _group_by_board,
     board_values,
@@ -136,3 +138,54 @@ def test_link_components_are_the_engines_connectivity(name: str) -> None:
             reach = distances_from(state, (a,))
             for b in places:
                 assert (component.get(a, a) == component.get(b, b)) == (b in reach), (name, a, b)
+
+
+def _canonical(facts: BoardFacts) -> tuple[object, ...]:
+    """The facts with every component named by its sorted members (representatives are arbitrary)."""
+    members: dict[str, set[str]] = {}
+    for loc, root in facts.link_facts.component.items():
+        members.setdefault(root, set()).add(loc)
+
+    def name(root: str) -> tuple[str, ...]:
+        return tuple(sorted(members.get(root, {root})))
+
+    tiles = []
+    for ref, kind, data, *rest in facts.tiles:
+        if isinstance(data, tuple) and len(data) == 2 and isinstance(data[1], str):  # (buyers, component)
+            data = (data[0], name(data[1]))
+        tiles.append((ref, kind, data, *rest))
+    breweries = sorted((ref, owner, name(root)) for ref, owner, root in facts.breweries)
+    own = facts.link_facts
+    return (facts.pending, facts.rescoring, facts.growth, facts.reach, tiles, breweries, own.own_links_at, own.own_ends)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_derived_board_facts_equal_facts_made_from_scratch(name: str) -> None:
+    derived = 0
+    for state in sampled_states(name, every=11):
+        if state.game_over:
+            continue
+        for v in _group_by_board(legal_actions(state)).values():
+            after = apply_action(state, v[0])[0]
+            if after.game_over or after.board_version == state.board_version:
+                continue
+            for seat in range(state.num_players):
+                for w in (DEFAULT_WEIGHTS, ODD_WEIGHTS):
+                    fresh = BoardFacts(after, seat, w)
+                    assert _canonical(BoardFacts(state, seat, w).derive(after, seat, w)) == _canonical(fresh)
+                    derived += 1
+    assert derived > 100
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_cards_key_is_equal_exactly_when_the_cards_are(name: str) -> None:
+    for state in sampled_states(name, every=20):
+        acts = [] if state.game_over else legal_actions(state)
+        by_class: dict[type, list[Action]] = {}
+        for a in acts:
+            by_class.setdefault(type(a), []).append(a)
+        for cls, same in by_class.items():
+            key = _cards_key(cls)
+            for a in same[:40]:
+                for b in same[:40]:
+                    assert (key(a) == key(b)) == (a.cards == b.cards)

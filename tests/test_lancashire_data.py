@@ -145,7 +145,7 @@ def test_lancashire_data_tiles_per_level(industry, levels, tiles):
 def test_lancashire_data_a_new_player_mat_holds_every_tile():
     g = fresh(2)
     for p in g.players:
-        assert p.mat == {ind: [lv.tiles for lv in R.industries[ind]] for ind in R.industry_ids}
+        assert p.mat == {ind: tuple(lv.tiles for lv in R.industries[ind]) for ind in R.industry_ids}
         assert p.lowest_level("shipyard") == 0
         assert p.lowest_level("cotton_mill") == 1
 

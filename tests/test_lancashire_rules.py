@@ -517,7 +517,7 @@ def test_lancashire_build_lowest_level_after_developing():
 
 def test_lancashire_build_tiles_left_none_of_that_industry():
     g = fresh(2)
-    g.players[0].mat["iron_works"] = [0, 0, 0, 0]
+    g.players[0].mat = {**g.players[0].mat, "iron_works": (0, 0, 0, 0)}
     give(g, 0, "loc:bolton")
     assert rule_of(g, Build(0, "loc:bolton", "iron_works", "bolton", 2)) == "build.tiles_left"
 
@@ -736,7 +736,7 @@ def test_lancashire_build_overbuild_needs_a_higher_level_of_the_same_industry():
     place_tile(g, "bolton:0", 0, "coal_mine", 1, resources=1)
     give(g, 0, "loc:bolton")
     assert rule_of(g, Build(0, "loc:bolton", "cotton_mill", "bolton", 0)) == "build.overbuild"
-    g.players[0].mat["coal_mine"] = [1, 0, 0, 0]
+    g.players[0].mat = {**g.players[0].mat, "coal_mine": (1, 0, 0, 0)}
     assert rule_of(g, Build(0, "loc:bolton", "coal_mine", "bolton", 0)) == "build.overbuild"
 
 
@@ -1122,10 +1122,10 @@ def test_lancashire_develop_count_lowest_tile_of_each_industry_one_iron_each():
 
 def test_lancashire_develop_tiles_left_none_of_that_industry():
     g = two_actions(fresh(2))
-    g.players[0].mat["iron_works"] = [0, 0, 0, 0]
+    g.players[0].mat = {**g.players[0].mat, "iron_works": (0, 0, 0, 0)}
     give(g, 0, "loc:colne", "loc:bury")
     assert rule_of(g, Develop(0, "loc:colne", ("iron_works",), iron=("market",))) == "develop.tiles_left"
-    g.players[0].mat["iron_works"] = [0, 0, 0, 1]
+    g.players[0].mat = {**g.players[0].mat, "iron_works": (0, 0, 0, 1)}
     assert rule_of(g, Develop(0, "loc:colne", ("iron_works", "iron_works"))) == "develop.tiles_left"
 
 

@@ -37,7 +37,7 @@ def test_build_card_location_card_builds_any_industry_outside_the_network():
     t = g2.tiles["dudley:0"]
     assert (t.owner, t.industry, t.level, t.resources, t.flipped) == (0, "coal_mine", 1, 2, False)
     assert g2.players[0].money == 12
-    assert g2.players[0].mat["coal_mine"] == [0, 2, 2, 2]
+    assert g2.players[0].mat["coal_mine"] == (0, 2, 2, 2)
     assert g2.players[0].discard[-1] == "loc:dudley"
 
 
@@ -269,11 +269,11 @@ def test_build_lowest_level_tile_is_taken_from_the_mat():
     give(g, 0, "loc:dudley", "loc:cannock", "loc:walsall")
     g = act(g, Build(0, "loc:dudley", "coal_mine", "dudley", 0))
     assert g.tiles["dudley:0"].level == 1
-    assert g.players[0].mat["coal_mine"] == [0, 2, 2, 2]
+    assert g.players[0].mat["coal_mine"] == (0, 2, 2, 2)
     g = act(g, Build(0, "loc:cannock", "coal_mine", "cannock", 1))
     t = g.tiles["cannock:1"]
     assert (t.level, t.resources) == (2, 3)
-    assert g.players[0].mat["coal_mine"] == [0, 1, 2, 2]
+    assert g.players[0].mat["coal_mine"] == (0, 1, 2, 2)
     assert g.players[0].money == 17 - 5 - 7
 
 
@@ -291,7 +291,7 @@ def test_build_lowest_level_after_developing():
 def test_build_tiles_left_none_of_that_industry():
     g = fresh(2)
     give(g, 0, "loc:dudley")
-    g.players[0].mat["iron_works"] = [0, 0, 0, 0]
+    g.players[0].mat = {**g.players[0].mat, "iron_works": (0, 0, 0, 0)}
     assert rule_of(g, Build(0, "loc:dudley", "iron_works", "dudley", 1)) == "build.tiles_left"
 
 
@@ -574,7 +574,7 @@ def test_build_overbuild_resource_gone_opponent_coal_mine_when_no_coal_anywhere(
     t = g2.tiles["dudley:0"]
     assert (t.owner, t.level, t.resources) == (0, 2, 3)
     assert g2.players[1].income_space == 14
-    assert g2.players[1].mat["coal_mine"] == [0, 2, 2, 2]
+    assert g2.players[1].mat["coal_mine"] == (0, 2, 2, 2)
 
 
 def test_build_overbuild_resource_gone_opponent_iron_works_when_no_iron_anywhere():

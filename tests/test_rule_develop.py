@@ -27,7 +27,7 @@ def test_develop_count_one_tile_costs_one_iron_from_the_market():
     give(g, 0, "loc:leek")
     g2, done = apply_action(g, Develop(0, "loc:leek", ("coal_mine",)))
     assert done.iron == ("market",)
-    assert g2.players[0].mat["coal_mine"] == [0, 2, 2, 2]
+    assert g2.players[0].mat["coal_mine"] == (0, 2, 2, 2)
     assert g2.iron_market == 7
     assert g2.players[0].money == 17 - 2
     assert g2.players[0].spent == 2
@@ -38,8 +38,8 @@ def test_develop_count_two_tiles_of_different_industries():
     g = fresh(2)
     give(g, 0, "loc:leek")
     g2 = act(g, Develop(0, "loc:leek", ("coal_mine", "manufacturer"), iron=("market", "market")))
-    assert g2.players[0].mat["coal_mine"] == [0, 2, 2, 2]
-    assert g2.players[0].mat["manufacturer"] == [0, 2, 1, 1, 2, 1, 1, 2]
+    assert g2.players[0].mat["coal_mine"] == (0, 2, 2, 2)
+    assert g2.players[0].mat["manufacturer"] == (0, 2, 1, 1, 2, 1, 1, 2)
     assert g2.iron_market == 6
     assert g2.players[0].money == 17 - 2 - 2
 
@@ -48,9 +48,9 @@ def test_develop_count_two_tiles_of_one_industry_each_the_lowest_as_removed():
     g = fresh(2)
     give(g, 0, "loc:leek")
     g2 = act(g, Develop(0, "loc:leek", ("iron_works", "iron_works"), iron=("market", "market")))
-    assert g2.players[0].mat["iron_works"] == [0, 0, 1, 1]
+    assert g2.players[0].mat["iron_works"] == (0, 0, 1, 1)
     g3 = act(g, Develop(0, "loc:leek", ("brewery", "brewery"), iron=("market", "market")))
-    assert g3.players[0].mat["brewery"] == [0, 2, 2, 1]
+    assert g3.players[0].mat["brewery"] == (0, 2, 2, 1)
 
 
 def test_develop_iron_at_rising_market_prices_and_6_when_empty():
@@ -124,19 +124,19 @@ def test_develop_lightbulb_other_pottery_levels_can_be_developed(level):
 def test_develop_tiles_left_none_of_that_industry():
     g = fresh(2)
     give(g, 0, "loc:leek")
-    g.players[0].mat["coal_mine"] = [0, 0, 0, 0]
+    g.players[0].mat = {**g.players[0].mat, "coal_mine": (0, 0, 0, 0)}
     assert rule_of(g, Develop(0, "loc:leek", ("coal_mine",))) == "develop.tiles_left"
 
 
 def test_develop_tiles_left_second_tile_of_the_last_one():
     g = fresh(2)
     give(g, 0, "loc:leek")
-    g.players[0].mat["coal_mine"] = [0, 0, 0, 1]
+    g.players[0].mat = {**g.players[0].mat, "coal_mine": (0, 0, 0, 1)}
     assert rule_of(g, Develop(0, "loc:leek", ("coal_mine", "coal_mine"), iron=("market", "market"))) == (
         "develop.tiles_left"
     )
     g2 = act(g, Develop(0, "loc:leek", ("coal_mine",)))
-    assert g2.players[0].mat["coal_mine"] == [0, 0, 0, 0]
+    assert g2.players[0].mat["coal_mine"] == (0, 0, 0, 0)
 
 
 def test_develop_iron_count_must_match_tiles():

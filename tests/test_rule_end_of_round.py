@@ -108,7 +108,7 @@ def test_shortfall_tile_sold_for_half_its_cost_excess_kept():
     assert g2.phase == "actions"
     assert (g2.era_round, g2.current_player) == (2, 0)
     assert g2.players[0].vp == 0
-    assert g2.players[0].mat["cotton_mill"] == [2, 2, 3, 3]  # removed from the game, not back to the mat
+    assert g2.players[0].mat["cotton_mill"] == (2, 2, 3, 3)  # removed from the game, not back to the mat
 
 
 def test_shortfall_several_tiles_until_covered():

@@ -288,7 +288,7 @@ def test_sell_bonus_develop_gloucester_removes_the_lowest_tile_without_iron():
     g = gloucester_game()
     sale = Sale("worcester:0", "gloucester", beer=("merchant",), bonus_develop="iron_works")
     g2, done = apply_action(g, Sell(0, "loc:leek", (sale,)))
-    assert g2.players[0].mat["iron_works"] == [0, 1, 1, 1]
+    assert g2.players[0].mat["iron_works"] == (0, 1, 1, 1)
     assert g2.iron_market == 8
     assert g2.players[0].money == 17
     assert g2.players[0].income_space == 15
@@ -302,7 +302,7 @@ def test_sell_bonus_develop_not_a_lightbulb_pottery():
     assert rule_of(g, Sell(0, "loc:leek", (sale,))) == "develop.lightbulb"
     clear_mat_below(g, 0, "pottery", 2)
     g2 = act(g, Sell(0, "loc:leek", (sale,)))
-    assert g2.players[0].mat["pottery"] == [0, 0, 1, 1, 1]
+    assert g2.players[0].mat["pottery"] == (0, 0, 1, 1, 1)
 
 
 def test_sell_bonus_develop_only_with_gloucester_merchant_beer():

@@ -120,12 +120,12 @@ def test_setup_board_is_empty_and_mats_are_full():
     assert g.tiles == {} and g.links == {}
     for p in g.players:
         assert p.mat == {
-            "cotton_mill": [3, 2, 3, 3],
-            "coal_mine": [1, 2, 2, 2],
-            "iron_works": [1, 1, 1, 1],
-            "manufacturer": [1, 2, 1, 1, 2, 1, 1, 2],
-            "pottery": [1, 1, 1, 1, 1],
-            "brewery": [2, 2, 2, 1],
+            "cotton_mill": (3, 2, 3, 3),
+            "coal_mine": (1, 2, 2, 2),
+            "iron_works": (1, 1, 1, 1),
+            "manufacturer": (1, 2, 1, 1, 2, 1, 1, 2),
+            "pottery": (1, 1, 1, 1, 1),
+            "brewery": (2, 2, 2, 1),
         }
         assert p.link_tiles == 14
 

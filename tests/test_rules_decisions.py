@@ -33,7 +33,7 @@ def tile(
     g: GameState, ref: str, owner: int, industry: str, level: int, resources: int = 0, flipped: bool = False
 ) -> None:
     g.tiles[ref] = Tile(owner, industry, level, resources, flipped)
-    g.players[owner].mat[industry][level - 1] -= 1
+    g.players[owner].set_mat_count(industry, level, g.players[owner].mat[industry][level - 1] - 1)
     g.touch_board()
 
 
@@ -85,7 +85,7 @@ def test_D2_canal_second_tile_in_a_location_is_refused_but_own_overbuild_allowed
     with pytest.raises(IllegalAction) as e:
         apply_action(g, Build(seat, "loc:birmingham", "manufacturer", "birmingham", 3))
     assert e.value.rule == "build.canal_one_per_location"
-    g.players[seat].mat["manufacturer"][0] = 0  # level I gone: the next tile is level II
+    g.players[seat].set_mat_count("manufacturer", 1, 0)  # level I gone: the next tile is level II
     after, done = apply_action(g, Build(seat, "loc:birmingham", "manufacturer", "birmingham"))
     assert isinstance(done, Build) and done.slot == 1
     assert after.tiles["birmingham:1"].level == 2 and not after.tiles["birmingham:1"].flipped
@@ -283,7 +283,7 @@ def test_D14_overbuilt_own_cubes_go_to_the_supply() -> None:
     g = position(era="rail")
     seat = hand(g, "loc:dudley")
     tile(g, "dudley:0", seat, "coal_mine", 1, resources=2)
-    g.players[seat].mat["coal_mine"][0] = 0
+    g.players[seat].set_mat_count("coal_mine", 1, 0)
     after, _ = apply_action(g, Build(seat, "loc:dudley", "coal_mine", "dudley", 0))
     assert after.tiles["dudley:0"].level == 2 and after.tiles["dudley:0"].resources == 3
 
@@ -292,7 +292,7 @@ def test_D15_no_pieces_on_board_allows_building_anywhere_with_an_industry_card()
     g = position(era="rail")
     seat = hand(g, "ind:coal_mine")
     assert network(g, seat) == frozenset()
-    g.players[seat].mat["coal_mine"][0] = 0
+    g.players[seat].set_mat_count("coal_mine", 1, 0)
     after, _ = apply_action(g, Build(seat, "ind:coal_mine", "coal_mine", "dudley", 0))
     assert after.tiles["dudley:0"].owner == seat
     tile(after, "coventry:2", seat, "iron_works", 2, flipped=True)

@@ -242,10 +242,10 @@ def test_one_bad_file_never_stops_an_import(logs: Path, tmp_path: Path, monkeypa
     ingest_module = importlib.import_module("brass_stats.storage.ingest")  # the package's `ingest` is the function
     real = ingest_module.game_tables
 
-    def buggy(replay: object, source_file: str | None) -> dict:
+    def buggy(replay: object, source_file: str | None, gid: str | None = None) -> dict:
         if source_file and "random-3p" in source_file:
             raise RuntimeError("a bug in building the tables")
-        return real(replay, source_file)  # type: ignore[arg-type]
+        return real(replay, source_file, gid)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ingest_module, "game_tables", buggy)
     for kwargs in ({"parquet_dir": tmp_path / "pq"}, {"db": tmp_path / "g.duckdb"}):

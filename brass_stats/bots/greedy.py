@@ -119,9 +119,14 @@ Two families of actions are scored without applying each of them:
 Of about 20 develop groups and up to 90 network groups in a decision, one to a
 few of each are applied (the bot trusts the list it is given: legal actions
 only). ``tests/test_greedy_evaluator.py`` checks every group's value against
-:func:`evaluate` of ``apply_action``'s result on the sample games. Most of a
-game's time is spent in :func:`~brass_stats.engine.legal.legal_actions` (before
-the bot is asked).
+:func:`evaluate` of ``apply_action``'s result on the sample games.
+
+Card values are never negative, so a group whose board value with the whole hand
+kept is below the best value by more than the tie margin cannot change the
+choice: its per-card loop is skipped. In 4-player self-play about a third of the
+time now goes to the evaluation, a quarter to
+:func:`~brass_stats.engine.legal.legal_actions` and a fifth to ``apply_action``
+(``benchmarks/README.md``).
 """
 
 from __future__ import annotations
@@ -140,7 +145,7 @@ from ..engine.scoring import potential_vp
 from ..engine.sell_cotton import market_closed
 from ..engine.state import GameState, Tile
 from ..engine.turn import apply_action
-from ..rules_data import WILD_CARDS, IndustryLevel, RulesData, card_industries, card_location
+from ..rules_data import WILD_CARDS, IndustryLevel, Location, RulesData, card_industries, card_location
 
 
 @dataclass(frozen=True)
@@ -183,7 +188,8 @@ _WILD_VALUE = 1.0
 _SCOUT_GAIN = 2 * _WILD_VALUE  # a scout brings one wild location and one wild industry card
 _CARD_FIELDS = ("card", "second_card")
 _RESOURCE_INDUSTRIES = frozenset({"coal_mine", "iron_works", "brewery"})
-# a guess of the link icons an empty slot will bring
+# a guess of the link icons an empty slot will bring (a half: sums of halves and whole numbers are
+# exact in any order, which BoardFacts relies on)
 _EMPTY_SLOT_ICONS = 0.5
 
 
@@ -208,14 +214,21 @@ class GreedyBot:
         boards = board_values(state, seat, groups.values(), Evaluator(state, w))
         best: list[Action] = []
         best_value = float("-inf")
-        hands: dict[tuple[tuple[str, ...], bool], float] = {}  # the hand term, by cards discarded
+        hands: dict[tuple[bool, object], float] = {}  # the hand term, by cards discarded
+        # card values are >= 0, so no action of a group scores above its board value with the hand
+        # kept whole: a group whose bound is below the best by more than the tie margin changes nothing
+        bounded = w.hand >= 0
         for variants, board in zip(groups.values(), boards, strict=True):
-            scout = isinstance(variants[0], Scout)  # a group holds one type of action
+            first = variants[0]  # a group holds one type of action
+            scout = isinstance(first, Scout)
+            if bounded and board + w.hand * (kept + (_SCOUT_GAIN if scout else 0.0)) <= best_value - 1e-9:
+                continue
+            cards_of = _cards_key(type(first))
             for a in variants:
-                cards = a.cards
-                hand = hands.get((cards, scout))
+                key = (scout, cards_of(a))
+                hand = hands.get(key)
                 if hand is None:
-                    hand = hands[cards, scout] = kept - sum(values[c] for c in cards) + (_SCOUT_GAIN if scout else 0.0)
+                    hand = hands[key] = kept - sum(values[c] for c in a.cards) + (_SCOUT_GAIN if scout else 0.0)
                 value = board + w.hand * hand
                 if value > best_value + 1e-9:
                     best_value, best = value, [a]
@@ -272,31 +285,58 @@ def _sources_stated(state: GameState, a: Network) -> bool:
 # -- grouping ---------------------------------------------------------------------
 
 
-_BOARD_FIELDS: dict[type, Callable[[Action], Any]] = {}
+_BOARD_KEYS: dict[type, Callable[[Action], object]] = {}
 
 
 def _board_key(a: Action) -> object:
     """What an action does to the board, ignoring which card(s) it discards (but not how many).
 
     Two actions share a key exactly when they are of the same type, discard as many cards and agree
-    on every field but the cards.
+    on every field but the cards (every Scout shares one key).
     """
-    if isinstance(a, Scout):
-        return ("scout",)
-    cls = type(a)
-    get = _BOARD_FIELDS.get(cls)
+    key = _BOARD_KEYS.get(type(a))
+    if key is None:
+        key = _BOARD_KEYS[type(a)] = _key_function(type(a))
+    return key(a)
+
+
+def _key_function(cls: Any) -> Callable[[Action], object]:
+    """The board key of one class of action, as ``len(a.cards)`` and the other fields, without
+    building the tuple of cards."""
+    if issubclass(cls, Scout):
+        return lambda a: ("scout",)
+    fields = [f.name for f in dataclasses.fields(cls)]
+    names = [n for n in fields if n not in _CARD_FIELDS]
+    get = operator.attrgetter(*names)
+    one = len(names) == 1
+    if "second_card" in fields:  # Build: (card,) or, for a Lancashire double-action build, (card, second_card)
+        second = operator.attrgetter("second_card")
+        return lambda a: (cls, 1 if second(a) is None else 2, (get(a),) if one else get(a))
+    if "card" in fields:
+        card = operator.attrgetter("card")
+        return lambda a: (cls, 1 if card(a) else 0, (get(a),) if one else get(a))
+    return lambda a: (cls, 0, (get(a),) if one else get(a))  # a Shortfall discards nothing
+
+
+_CARDS_KEYS: dict[type, Callable[[Action], object]] = {}
+
+
+def _cards_key(cls: Any) -> Callable[[Action], object]:
+    """A function of an action of class ``cls`` that is equal for two actions exactly when their
+    ``cards`` are (cheaper than building the tuple of cards)."""
+    get = _CARDS_KEYS.get(cls)
     if get is None:
-        names = [f.name for f in dataclasses.fields(a) if f.name not in _CARD_FIELDS]
-        get = _BOARD_FIELDS[cls] = _tuple_getter(names)
-    return cls, len(a.cards), get(a)
-
-
-def _tuple_getter(names: Sequence[str]) -> Callable[[Action], Any]:
-    """``attrgetter`` that always returns a tuple (it returns the bare value for one name)."""
-    if len(names) == 1:
-        one = operator.attrgetter(names[0])
-        return lambda a: (one(a),)
-    return operator.attrgetter(*names)
+        fields = {f.name for f in dataclasses.fields(cls)}
+        if issubclass(cls, Scout):
+            get = operator.attrgetter("discards")
+        elif "second_card" in fields:
+            get = operator.attrgetter("card", "second_card")
+        elif "card" in fields:
+            get = operator.attrgetter("card")
+        else:
+            get = operator.attrgetter("cards")
+        _CARDS_KEYS[cls] = get
+    return get
 
 
 def _group_by_board(actions: Sequence[Action]) -> dict[object, list[Action]]:
@@ -519,7 +559,8 @@ class TileFacts:
         "own_locs",
         "breweries",
         "ports",
-        "_slots",
+        "unflipped_icons",
+        "placed",
     )
 
     def __init__(self, state: GameState, seat: int, w: Weights) -> None:
@@ -533,9 +574,12 @@ class TileFacts:
         own_locs: set[str] = set()
         breweries: list[tuple[str, int, str]] = []  # unflipped breweries, any owner: ref, owner, location
         ports: list[str] = []  # locations of unflipped ports (Lancashire), any owner
+        unflipped_icons: dict[str, int] = {}  # link icons of unflipped tiles, per location
+        placed: dict[str, int] = {}  # tiles per location
         for ref, t in state.tiles.items():
             loc = _location_of(ref)
             info = level(t.industry, t.level)
+            placed[loc] = placed.get(loc, 0) + 1
             if t.flipped:
                 icons[loc] = icons.get(loc, 0) + info.link_vp
                 if t.owner == seat:
@@ -543,6 +587,7 @@ class TileFacts:
                     if canal and t.level >= 2:
                         rescoring += w.carry * info.vp
             else:
+                unflipped_icons[loc] = unflipped_icons.get(loc, 0) + info.link_vp
                 if t.industry == "brewery":
                     breweries.append((ref, t.owner, loc))
                 elif t.industry == "port":
@@ -560,7 +605,8 @@ class TileFacts:
         self.own_locs = own_locs
         self.breweries = breweries
         self.ports = ports
-        self._slots: dict[str, float] = {}
+        self.unflipped_icons = unflipped_icons
+        self.placed = placed
 
     def derive(self, state: GameState, seat: int, w: Weights) -> TileFacts | None:
         """These facts updated to ``state``, reached from the state they describe by adding tiles,
@@ -601,7 +647,8 @@ class TileFacts:
         out.own_locs = self.own_locs
         out.breweries = self.breweries
         out.ports = self.ports
-        out._slots = self._slots
+        out.unflipped_icons = self.unflipped_icons
+        out.placed = self.placed
         rules = state.rules
         canal = state.era == "canal"
         rescored = False
@@ -611,9 +658,16 @@ class TileFacts:
                 continue  # cubes or barrels taken, nothing else
             loc = _location_of(ref)
             info = rules.level(t.industry, t.level)
-            if out._slots is self._slots:
-                out._slots = dict(self._slots)
-            out._slots.pop(loc, None)
+            if out.unflipped_icons is self.unflipped_icons:
+                out.unflipped_icons = dict(self.unflipped_icons)
+            if o is None:
+                if out.placed is self.placed:
+                    out.placed = dict(self.placed)
+                out.placed[loc] = out.placed.get(loc, 0) + 1
+                if not flips:
+                    out.unflipped_icons[loc] = out.unflipped_icons.get(loc, 0) + info.link_vp
+            else:  # flipped in place: its icons now count as flipped
+                out.unflipped_icons[loc] -= info.link_vp
             own = t.owner == seat
             if flips:
                 if out.icons is self.icons:
@@ -647,19 +701,12 @@ class TileFacts:
                     out.rescoring += w.carry * rules.level(t.industry, t.level).vp
         return out
 
-    def slot_icons(self, state: GameState, loc: str) -> float:
-        """Link icons still to come at a town: unflipped tiles' icons, and a guess per empty slot."""
-        pending = self._slots.get(loc)
-        if pending is None:
-            pending = 0.0
-            for slot in state.rules.locations[loc].slots:
-                there = state.tiles.get(slot.ref)
-                if there is None:
-                    pending += _EMPTY_SLOT_ICONS
-                elif not there.flipped:
-                    pending += state.rules.level(there.industry, there.level).link_vp
-            self._slots[loc] = pending
-        return pending
+    def slot_icons(self, location: Location) -> float:
+        """Link icons still to come at a town: unflipped tiles' icons, and a guess per empty slot
+        (the slots of ``explain()`` summed in another order: halves and integers, so exactly)."""
+        loc = location.id
+        empty = len(location.slots) - self.placed.get(loc, 0)
+        return self.unflipped_icons.get(loc, 0) + _EMPTY_SLOT_ICONS * empty
 
 
 class LinkFacts:
@@ -690,18 +737,15 @@ class LinkFacts:
     def derive(self, new: dict[str, int], rules: RulesData, seat: int) -> LinkFacts | None:
         """These facts updated to the links ``new``: these links plus new ones (else None)."""
         old = self.links
-        if new is old or new == old:
+        if new is old:
             return self
-        added: list[tuple[str, int]] = []
-        old_ids = iter(old)
-        for lid, owner in new.items():
-            before = next(old_ids, None)
-            if before is None:
-                added.append((lid, owner))
-            elif before != lid or old[lid] != owner:
-                return None
-        if len(new) != len(old) + len(added):
-            return None
+        n = len(old)
+        new_ids = list(new)
+        if new_ids[:n] != list(old) or list(new.values())[:n] != list(old.values()):
+            return None  # links are only ever added (until an era ends)
+        if len(new_ids) == n:
+            return self
+        added = [(lid, new[lid]) for lid in new_ids[n:]]
         defs = rules.links
         out = LinkFacts.__new__(LinkFacts)
         out.links = new
@@ -760,8 +804,13 @@ class BoardFacts:
         locations = rules.locations
         icons = tf.icons
         link_vp = 0
+        growth = 0.0  # a sum of halves: exact in any order
         for loc, n in own_links_at.items():
-            link_vp += n * (locations[loc].printed_link_vp + icons.get(loc, 0))
+            L = locations[loc]
+            link_vp += n * (L.printed_link_vp + icons.get(loc, 0))
+            if L.kind != "merchant":
+                growth += n * tf.slot_icons(L)
+        self.growth = growth
         self.pending = float(link_vp + tf.tile_vp)
         self.rescoring = tf.rescoring
         self.reach = len(tf.own_locs | lf.own_ends)
@@ -806,16 +855,17 @@ class BoardFacts:
             tiles.append((ref, kind, data, worth, canal and info.level >= 2, info.vp, info.income_spaces))
         self.tiles = tiles
 
-        growth = 0.0  # a sum of halves: exact in any order
-        for loc, n in own_links_at.items():
-            if not locations[loc].is_merchant:
-                growth += n * tf.slot_icons(state, loc)
-        self.growth = growth
-
-    def derive(self, state: GameState, seat: int, w: Weights, links: dict[str, int] | None = None) -> BoardFacts:
+    def derive(
+        self,
+        state: GameState,
+        seat: int,
+        w: Weights,
+        links: dict[str, int] | None = None,
+        tile_facts: TileFacts | None = None,
+    ) -> BoardFacts:
         """The facts of ``state`` (with ``links`` instead of its own, if given), reached from the state
-        these describe: derived where it can be."""
-        tf = self.tile_facts.derive(state, seat, w)
+        these describe: derived where it can be (``tile_facts``: those of ``state``, if known)."""
+        tf = tile_facts or self.tile_facts.derive(state, seat, w)
         if links is None:
             links = state.links
         lf = self.link_facts.derive(links, state.rules, seat) or LinkFacts(links, state.rules, seat)
@@ -872,7 +922,9 @@ class Evaluator:
         self.w = w
         self.demand = resource_demand(base, w)
         self._base_facts: dict[int, BoardFacts] = {}
-        self._blocked: dict[tuple[Any, ...], int] = {}
+        self._blocked: dict[int, int] = {}  # per seat, for the base's mat
+        self._probe_tiles: dict[int, tuple[GameState, int, TileFacts]] = {}
+        self._runs: dict[tuple[int, str], dict[str, int]] = {}  # blocked tiles per industry of a base mat
         self._probes: dict[int, tuple[GameState, int, list[float], float | None, float | None]] = {}
 
     def facts(self, state: GameState, seat: int, links: dict[str, int] | None = None) -> BoardFacts:
@@ -885,7 +937,14 @@ class Evaluator:
         base = self._base_facts.get(seat)
         if base is None:
             base = self._base_facts[seat] = BoardFacts(self.base, seat, self.w)
-        return base.derive(state, seat, self.w, links)
+        if links is None:
+            return base.derive(state, seat, self.w)
+        # Networks scored from one result share its tiles: derive them once
+        entry = self._probe_tiles.get(id(state))
+        if entry is None or entry[0] is not state or entry[1] != seat:
+            tf = base.tile_facts.derive(state, seat, self.w) or TileFacts(state, seat, self.w)
+            entry = self._probe_tiles[id(state)] = (state, seat, tf)
+        return base.derive(state, seat, self.w, links, entry[2])
 
     def value(self, state: GameState, seat: int, links: dict[str, int] | None = None) -> float:
         """``evaluate(state, seat, w, include_hand=False, demand=resource_demand(base, w))``.
@@ -908,8 +967,8 @@ class Evaluator:
         to. The engine reads a player's mat only to build and develop, and a Develop's iron and
         cost do not depend on the industries, so the two states differ only in the seat's mat,
         which only the mat term reads: the other terms are computed once per probe, and the mat
-        is the base seat's with :meth:`~brass_stats.engine.state.Player.take_from_mat` per
-        industry.
+        is the base seat's less the lowest tile of each industry (what
+        :meth:`~brass_stats.engine.state.Player.take_from_mat` does).
         """
         w = self.w
         entry = self._probes.get(id(probe))
@@ -923,10 +982,22 @@ class Evaluator:
         if factor is None:  # the game is over: the mat counts for nothing
             own = sum(head)
         else:
-            p = self.base.players[seat].copy()
+            # the blocked tiles of the other industries are the base's: recount the developed ones
+            base_mat = self.base.players[seat].mat
+            runs = self._runs.get((seat, probe.era))
+            if runs is None:
+                runs = self._runs[seat, probe.era] = {
+                    ind: _blocked_run(probe.rules, probe.era, ind, counts) for ind, counts in base_mat.items()
+                }
+            developed: dict[str, list[int]] = {}
             for industry in industries:
-                p.take_from_mat(industry)
-            own = sum([*head, -w.develop * self._blocked_count(probe, p.mat) * factor])
+                counts = developed.get(industry) or list(base_mat[industry])
+                counts[next(i for i, n in enumerate(counts) if n)] -= 1
+                developed[industry] = counts
+            blocked = sum(runs.values())
+            for industry, counts in developed.items():
+                blocked += _blocked_run(probe.rules, probe.era, industry, counts) - runs[industry]
+            own = sum([*head, -w.develop * blocked * factor])
         if others is not None:
             own -= w.opponents * others
         return own
@@ -935,15 +1006,18 @@ class Evaluator:
         head, factor = self._seat_parts(state, seat, links)
         if factor is None:
             return sum(head)
-        mat = -self.w.develop * self._blocked_count(state, state.players[seat].mat) * factor
+        mat = -self.w.develop * self._blocked_count(state, seat) * factor
         # a list summed once, like sum(explain(...).values()): the same result on every Python
         return sum([*head, mat])
 
-    def _blocked_count(self, state: GameState, mat: dict[str, list[int]]) -> int:
-        key = (state.era, *map(tuple, mat.values()))  # all _blocked_in_mat() reads
-        blocked = self._blocked.get(key)
+    def _blocked_count(self, state: GameState, seat: int) -> int:
+        """_blocked_tiles(state, seat), computed once per seat for a mat and an era unchanged since base."""
+        mat = state.players[seat].mat
+        if state.era != self.base.era or mat != self.base.players[seat].mat:
+            return _blocked_in_mat(state.rules, state.era, mat)
+        blocked = self._blocked.get(seat)
         if blocked is None:
-            blocked = self._blocked[key] = _blocked_in_mat(state.rules, state.era, mat)
+            blocked = self._blocked[seat] = _blocked_in_mat(state.rules, state.era, mat)
         return blocked
 
     def _seat_parts(
@@ -1081,23 +1155,23 @@ def _blocked_tiles(state: GameState, seat: int) -> int:
     return _blocked_in_mat(state.rules, state.era, state.players[seat].mat)
 
 
-def _blocked_in_mat(rules: RulesData, era: str, mat: dict[str, list[int]]) -> int:
-    blocked = 0
-    for ind, counts in mat.items():
-        levels = rules.industries[ind]
-        run = 0
-        for i, n in enumerate(counts):
-            if not n:
-                continue
-            info = levels[i]
-            junk = (era == "rail" and not info.rail_ok) or (ind == "pottery" and info.vp <= 1)
-            if not junk:
-                break
-            run += n
-        else:
-            run = 0  # nothing better behind: no reason to develop
-        blocked += run
-    return blocked
+def _blocked_in_mat(rules: RulesData, era: str, mat: dict[str, tuple[int, ...]]) -> int:
+    return sum(_blocked_run(rules, era, ind, counts) for ind, counts in mat.items())
+
+
+def _blocked_run(rules: RulesData, era: str, ind: str, counts: Sequence[int]) -> int:
+    """Tiles of one industry in front of a better one on the mat (0 if nothing better is behind)."""
+    levels = rules.industries[ind]
+    run = 0
+    for i, n in enumerate(counts):
+        if not n:
+            continue
+        info = levels[i]
+        junk = (era == "rail" and not info.rail_ok) or (ind == "pottery" and info.vp <= 1)
+        if not junk:
+            return run
+        run += n
+    return 0  # nothing better behind: no reason to develop
 
 
 def card_values(state: GameState, seat: int) -> dict[str, float]:

@@ -30,6 +30,9 @@ def _opt_tuple(v: Any) -> tuple[Any, ...] | None:
     return None if v is None else tuple(v)
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # per action class, in declaration order
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """Base class: every action names the seat that takes it."""
@@ -39,13 +42,16 @@ class Action:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.TYPE}
-        for f in fields(self):
-            v = getattr(self, f.name)
+        names = _FIELD_NAMES.get(type(self))
+        if names is None:
+            names = _FIELD_NAMES[type(self)] = tuple(f.name for f in fields(self))
+        for name in names:
+            v = getattr(self, name)
             if v is None:
                 continue
             if isinstance(v, tuple):
                 v = [x.to_json() if isinstance(x, Sale) else x for x in v]
-            out[f.name] = v
+            out[name] = v
         return out
 
     @property

@@ -52,36 +52,39 @@ def trade_locations(state: GameState) -> frozenset[str]:
     """Locations showing a market/trade icon: printed ones (Birmingham's merchants, Lancashire's
     external markets) and, in Lancashire, every location holding a Port tile (flipped or not)."""
     key = ("trade",)
-    locs = state.cache.get(key)
+    locs = state.place_cache.get(key)
     if locs is None:
         rules = state.rules
         locs = set(rules.trade_locations)
         if rules.trade_industries:
             locs.update(ref.split(":", 1)[0] for ref, t in state.tiles.items() if t.industry in rules.trade_industries)
         locs = frozenset(locs)
-        state.cache[key] = locs
+        state.place_cache[key] = locs
     return locs
 
 
 def connected_to_trade(state: GameState, origins: tuple[str, ...]) -> bool:
     """True when a trade location is reachable (Birmingham: any merchant location, tiles or not)."""
-    dist = distances_from(state, origins)
-    return any(loc in dist for loc in trade_locations(state))
+    key = ("to trade", origins)
+    found: bool | None = state.place_cache.get(key)
+    if found is None:
+        dist = distances_from(state, origins)
+        found = state.place_cache[key] = not trade_locations(state).isdisjoint(dist)
+    return found
 
 
 def network(state: GameState, seat: int) -> frozenset[str]:
     """Locations in the player's network: their industry tiles, and both ends of their links."""
-    key = ("net", seat)
-    net = state.cache.get(key)
-    if net is None:
-        locs = {ref.split(":", 1)[0] for ref, t in state.tiles.items() if t.owner == seat}
+    nets: list[frozenset[str]] | None = state.place_cache.get("nets")
+    if nets is None:  # every player's at once: one pass over the board
+        locs: list[set[str]] = [set() for _ in state.players]
+        for ref, t in state.tiles.items():
+            locs[t.owner].add(ref.partition(":")[0])
         links = state.rules.links
         for link_id, owner in state.links.items():
-            if owner == seat:
-                locs.update(links[link_id].connects)
-        net = frozenset(locs)
-        state.cache[key] = net
-    return net
+            locs[owner].update(links[link_id].connects)
+        nets = state.place_cache["nets"] = [frozenset(s) for s in locs]
+    return nets[seat]
 
 
 def slot_location(ref: str) -> str:

@@ -236,8 +236,7 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
     spend(state, seat, info.cost_money + coal_cost + iron_cost, "build", f"building {a.industry} level {level}")
     p.take_from_mat(a.industry)
     tile = Tile(seat, a.industry, level, info.resources_on_build(state.era))
-    state.tiles[ref] = tile
-    state.touch_board(links=False)
+    state.place_tile(ref, tile)
     state.effect("build", seat, 1, "build", tile=ref, industry=a.industry, level=level)
     if a.industry in rules.flips_on_build:
         flip(state, ref, "build")  # Lancashire shipyards

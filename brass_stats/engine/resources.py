@@ -49,7 +49,7 @@ def flip(state: GameState, ref: str, cause: str) -> None:
     moved = state.advance_income(t.owner, info.income_spaces)
     state.effect("flip", t.owner, 1, cause, tile=ref, industry=t.industry, level=t.level)
     state.effect("income_spaces", t.owner, moved, cause, tile=ref)
-    state.touch_board(links=False)
+    state.touch_board(links=False, placed=False)
 
 
 def _stated(stated: tuple[str, ...] | None, n: int, what: str, seat: int) -> None:

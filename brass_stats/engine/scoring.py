@@ -33,7 +33,7 @@ def score_era(state: GameState) -> None:
     """Score links (removing them), then flipped tiles."""
     state.era_boards = {
         **state.era_boards,
-        state.era: ({k: t.copy() for k, t in state.tiles.items()}, dict(state.links)),
+        state.era: (dict(state.tiles), dict(state.links)),  # tiles are never changed in place
     }
     values = {link_id: link_vp(state, link_id) for link_id in state.links}
     cause = f"{state.era}_era_scoring"

@@ -11,7 +11,7 @@ to a shared cache is true for every state sharing it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..rules_data import IndustryLevel, RulesData
 
@@ -73,8 +73,11 @@ class Player:
         self.vp: int = 0
         self.hand: list[str] = []
         self.discard: list[str] = []
-        # tiles left on the player mat, per industry, per level (index: level - first level)
-        self.mat: dict[str, list[int]] = {ind: [lv.tiles for lv in rules.industries[ind]] for ind in rules.industry_ids}
+        # tiles left on the player mat, per industry, per level (index: level - first level); shared
+        # between copies of the player, so it is replaced (set_mat_count), never changed in place
+        self.mat: dict[str, tuple[int, ...]] = {
+            ind: tuple(lv.tiles for lv in rules.industries[ind]) for ind in rules.industry_ids
+        }
         self.first_level: dict[str, int] = {ind: rules.first_level(ind) for ind in rules.industry_ids}
         self.spent: int = 0  # money spent this round (on the Character tile)
         self.loans: int = 0
@@ -100,22 +103,29 @@ class Player:
     def take_from_mat(self, industry: str) -> int:
         lvl = self.lowest_level(industry)
         assert lvl is not None
-        self.mat[industry][lvl - self.first_level[industry]] -= 1
+        i = lvl - self.first_level[industry]
+        self.set_mat_count(industry, lvl, self.mat[industry][i] - 1)
         return lvl
+
+    def set_mat_count(self, industry: str, level: int, count: int) -> None:
+        """Tiles of one level left on the mat (a new mat: the old one may be shared with copies)."""
+        levels = self.mat[industry]
+        i = level - self.first_level[industry]
+        self.mat = {**self.mat, industry: (*levels[:i], count, *levels[i + 1 :])}
 
     def copy(self) -> Player:
         p = Player.__new__(Player)
         p.seat, p.name, p.money, p.income_space, p.vp = self.seat, self.name, self.money, self.income_space, self.vp
         p.hand, p.discard = list(self.hand), list(self.discard)
-        p.mat = {k: list(v) for k, v in self.mat.items()}
+        p.mat = self.mat  # replaced, never changed in place
         p.first_level = self.first_level
         p.spent, p.loans, p.link_tiles = self.spent, self.loans, self.link_tiles
         return p
 
 
-@dataclass(frozen=True, slots=True)
-class Effect:
-    """A consequence of an action: who it affects, what changed, and why."""
+class Effect(NamedTuple):
+    """A consequence of an action: who it affects, what changed, and why (a named tuple: a replay
+    makes one for every consequence, and a tuple is the cheapest immutable record to make)."""
 
     kind: str  # money, income_spaces, vp, flip, market_sale, market_buy, merchant_bonus, tile_removed, ...
     seat: int
@@ -169,6 +179,7 @@ class GameState:
     era_boards: dict[str, tuple[dict[str, Tile], dict[str, int]]] = field(default_factory=dict)
     board_version: int = 0
     cache: dict[Any, Any] = field(default_factory=dict, repr=False)  # facts about tiles and links
+    place_cache: dict[Any, Any] = field(default_factory=dict, repr=False)  # where tiles and links are
     link_cache: dict[Any, Any] = field(default_factory=dict, repr=False)  # facts about links only
     action_count: int = 0
     effects: list[Effect] | None = None  # set to a list to record consequences
@@ -247,16 +258,22 @@ class GameState:
         return [(ref, t) for ref, t in self.tiles.items() if t.owner == seat]
 
     def has_pieces_on_board(self, seat: int) -> bool:
-        return any(t.owner == seat for t in self.tiles.values()) or seat in self.links.values()
+        """An industry tile or a link of the player's on the board (its network is not empty)."""
+        from .board import network
 
-    def touch_board(self, links: bool = True) -> None:
+        return bool(network(self, seat))
+
+    def touch_board(self, links: bool = True, placed: bool = True) -> None:
         """Call after any change to tiles or links: drops cached facts about the board.
 
-        ``links=False`` says the links did not change, so connectivity (distances) is kept.
+        ``links=False``: no link changed, so connectivity (distances) is kept; ``placed=False``
+        as well: no tile was placed or removed either (a flip), so networks are kept too.
         The caches are replaced, not cleared: other copies of the state may share them.
         """
         self.board_version += 1
         self.cache = {}
+        if placed or links:
+            self.place_cache = {}
         if links:
             self.link_cache = {}
 
@@ -264,13 +281,28 @@ class GameState:
         """Place a link tile; the link adjacency is updated from the previous one, not rebuilt."""
         self.links[link_id] = seat
         adj = self.link_cache.get("adj")
+        nets = self.place_cache.get("nets")
         self.touch_board()
+        ends = self.rules.links[link_id].connects
         if adj is not None:
             adj = dict(adj)
-            ends = self.rules.links[link_id].connects
             for a in ends:
                 adj[a] = adj.get(a, frozenset()).union(b for b in ends if b != a)
             self.link_cache["adj"] = adj
+        if nets is not None:
+            self.place_cache["nets"] = [n.union(ends) if i == seat else n for i, n in enumerate(nets)]
+
+    def place_tile(self, ref: str, tile: Tile) -> None:
+        """Put a tile on an empty slot; the owner's network grows by its location (not rebuilt)."""
+        self.tiles[ref] = tile
+        nets = self.place_cache.get("nets")
+        trade = self.place_cache.get(("trade",))
+        self.touch_board(links=False)
+        if nets is not None:
+            loc = ref.partition(":")[0]
+            self.place_cache["nets"] = [n | {loc} if i == tile.owner else n for i, n in enumerate(nets)]
+        if trade is not None and tile.industry not in self.rules.trade_industries:
+            self.place_cache[("trade",)] = trade
 
     def copy(self) -> GameState:
         """A copy fit for look-ahead: changing it never changes this state (shares the immutable rules data).

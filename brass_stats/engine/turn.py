@@ -77,17 +77,20 @@ def apply_action(
         raise IllegalAction("turn.card_in_hand", "every action discards a card", player=action.player)
     if isinstance(action, Scout):
         check_scout(new, action)
-    need, have = Counter(cards), Counter(p.hand)
-    for card, n in need.items():
-        if have[card] < n:
-            if card not in new.rules.all_card_codes:
-                raise IllegalAction("log.unknown_name", f"unknown card {card!r}", player=action.player)
-            raise IllegalAction(
-                "turn.card_in_hand",
-                f"player {action.player} does not hold {card}" + (f" x{n}" if n > 1 else ""),
-                player=action.player,
-                hand=sorted(p.hand),
-            )
+    if len(cards) == 1:
+        short = [] if cards[0] in p.hand else [(cards[0], 1)]
+    else:
+        need, have = Counter(cards), Counter(p.hand)
+        short = [(card, n) for card, n in need.items() if have[card] < n]
+    for card, n in short[:1]:
+        if card not in new.rules.all_card_codes:
+            raise IllegalAction("log.unknown_name", f"unknown card {card!r}", player=action.player)
+        raise IllegalAction(
+            "turn.card_in_hand",
+            f"player {action.player} does not hold {card}" + (f" x{n}" if n > 1 else ""),
+            player=action.player,
+            hand=sorted(p.hand),
+        )
     for card in cards:
         p.hand.remove(card)
     resolved = HANDLERS[type(action)](new, action, policy)

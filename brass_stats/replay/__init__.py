@@ -235,6 +235,12 @@ def gc_paused() -> Iterator[None]:
         yield
     finally:
         if was:
+            # what the replay made and still holds goes to the oldest generation in one step
+            # (freeze, then unfreeze): re-enabled with its young generation full, the collector would
+            # otherwise scan it at once, and again in every younger collection while it lives
+            if gc.get_freeze_count() == 0:  # never thaw what the application itself froze
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
 

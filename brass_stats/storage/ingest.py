@@ -191,7 +191,7 @@ def process_file(path: str, known: frozenset[str] | set[str] = frozenset(), poli
             return _failure(path, verdict.kind, verdict.error or {}, gid, verdict.actions, start)
         try:
             with gc_paused():
-                tables = game_tables(r, path)
+                tables = game_tables(r, path, gid)
         except (IllegalAction, LogFormatError, ValueError, OverflowError, pa.ArrowException) as e:
             return _failure(path, "tables", {"rule": "storage.tables", "message": str(e)}, gid, len(r.steps), start)
         return Outcome(

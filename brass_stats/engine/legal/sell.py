@@ -1,7 +1,9 @@
 """Legal Sell actions: every set of sales (tiles in board order), each with or without merchant beer.
 
 A sale changes what the next one may drink (barrels, the merchant's barrel) and, with the
-Gloucester bonus, the player mat; the sales are therefore tried through the engine in sequence.
+Gloucester bonus, the player mat; each sale is therefore applied through the engine's own sale
+rules (:func:`~brass_stats.engine.sell.apply_sale`, :func:`~brass_stats.engine.sell_cotton.apply_cotton_sale`)
+on a copy of the state after the sales before it.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from ..actions import Action, Sale, Sell
 from ..board import connected, connected_to_trade
 from ..policy import BEER_SOURCE, FIRST_OPTION, ChoicePolicy
 from ..resources import MERCHANT
-from ..sell_cotton import DISTANT_MARKET, market_closed
+from ..sell import apply_sale
+from ..sell_cotton import DISTANT_MARKET, apply_cotton_sale, market_closed
 from ..state import GameState
 from ..turn import apply_action
 
@@ -87,36 +90,45 @@ def _cotton_sale_options(state: GameState, seat: int) -> list[tuple[Sale, bool]]
 
 
 def sell_actions(state: GameState, seat: int, cards: list[str]) -> list[Action]:
-    """Every sequence of sales (tiles in board order), each with or without merchant beer."""
+    """Every sequence of sales (tiles in board order), each with or without merchant beer.
+
+    A sequence is extended from the state after its last sale (one sale applied per candidate, on a
+    copy), as the engine would apply the whole sequence: sales are applied one after the other."""
     options = sale_options(state, seat)
     if not options:
         return []
-    out: list[Sell] = []
+    cotton = bool(state.rules.dcm_track)
+    found: list[tuple[Sale, ...]] = []
 
-    def extend(prefix: tuple[Sale, ...], start: int) -> None:
+    def extend(base: GameState, prefix: tuple[Sale, ...], start: int) -> None:
         used = {s.tile for s in prefix}
         for i in range(start, len(options)):
             sale, with_beer = options[i]
             if sale.tile in used:
                 continue
-            policy = WITH_MERCHANT_BEER if with_beer else WITHOUT_MERCHANT_BEER
-            done = try_action(state, Sell(seat, cards[0], (*prefix, sale)), policy)
-            if done is None:
+            after = base.copy()
+            try:
+                if cotton:
+                    done, more = sale, apply_cotton_sale(after, seat, sale)  # False: the market closed
+                else:
+                    policy = WITH_MERCHANT_BEER if with_beer else WITHOUT_MERCHANT_BEER
+                    done, more = apply_sale(after, seat, sale, policy), True
+            except IllegalAction:
                 continue
-            assert isinstance(done, Sell)
-            last = done.sales[-1]
-            if with_beer != (last.beer is not None and MERCHANT in last.beer):
+            if with_beer != (done.beer is not None and MERCHANT in done.beer):
                 continue  # the variant asked for is not what happened: another entry covers it
-            out.append(done)
-            extend(done.sales, i + 1)
+            sales = (*prefix, done)
+            found.append(sales)
+            if more:
+                extend(after, sales, i + 1)
 
-    extend((), 0)
+    extend(state, (), 0)
     # the same sales with any other card in hand
     result: list[Action] = []
     seen: set[tuple[Sale, ...]] = set()
-    for a in out:
-        if a.sales in seen:
+    for sales in found:
+        if sales in seen:
             continue
-        seen.add(a.sales)
-        result.extend(Sell(seat, c, a.sales) for c in cards)
+        seen.add(sales)
+        result.extend([Sell(seat, c, sales) for c in cards])
     return result
