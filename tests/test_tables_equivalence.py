@@ -29,6 +29,7 @@ from brass_stats.storage.tables import (
     _action_json,
     _board_statistics,
     _BoardStatistics,
+    _detail_column,
     _location_link_values,
 )
 
@@ -138,7 +139,7 @@ def test_actions_written_directly_as_json_match_the_encoder(
     discards: tuple[str, ...],
     amount: int | None,
 ) -> None:
-    """Quotes, backslashes, control characters, non-ASCII: the direct writer is byte-equal to the encoder."""
+    """Quotes, backslashes, control characters, non-ASCII: the direct writer (sales too) equals json.dumps."""
     actions = [
         Build(1, card, "coal_mine", location, slot, coal, None, None),
         Network(2, card, (location, card)),
@@ -148,10 +149,32 @@ def test_actions_written_directly_as_json_match_the_encoder(
         Pass(1, card),
         Shortfall(2, discards or None),
         Sell(0, card, (Sale(location, card, slot, coal),)),
+        Sell(1, card, (Sale(card, location), Sale(location, location, None, coal, card or None))),
     ]
     for a in actions:
-        assert _action_json(a) == _ACTION_JSON(a.to_json())
-        assert _action_json(a, sort_keys=True) == _SORTED_JSON(a.to_json())
+        assert _action_json(a) == json.dumps(a.to_json(), ensure_ascii=False, separators=(",", ":"))
+        assert _action_json(a, sort_keys=True) == json.dumps(
+            a.to_json(), sort_keys=True, ensure_ascii=False, separators=(",", ":")
+        )
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=_JSON_VALUES, details=st.lists(st.dictionaries(_TEXT, _JSON_VALUES, max_size=3), max_size=6))
+def test_the_json_writers_built_once_match_json_dumps(value: Any, details: list[dict[str, Any]]) -> None:
+    """The writers built once (and the memoised detail column, keyed by ``repr``: ``True``, ``1``,
+    ``1.0`` and ``"1"`` stay apart) write what ``json.dumps`` writes."""
+    assert _SORTED_JSON(value) == json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    assert _ACTION_JSON(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    look_alike: list[dict[str, Any]] = [{"n": True}, {"n": 1}, {"n": 1.0}, {"n": "1"}, {"n": 1}]
+    for got, d in zip(_detail_column(details + look_alike), details + look_alike, strict=True):
+        assert got == json.dumps(d, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 def test_the_game_id_hashes_the_whole_log_as_json(sample_replays: list[tuple[str, Replay]]) -> None:

@@ -21,12 +21,14 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import fields
 from datetime import UTC, datetime
+from itertools import compress
+from operator import is_not, ne
 from typing import Any, Literal
 
 import numpy as np
 import pyarrow as pa
 
-from ..engine.actions import Action, Build, Develop, Network, Scout, Sell, Shortfall
+from ..engine.actions import Action, Build, Develop, Network, Sale, Scout, Sell, Shortfall
 from ..engine.scoring import standings
 from ..engine.state import Effect, GameState, Tile
 from ..log.format import FORMAT_VERSION, GameLog
@@ -224,10 +226,14 @@ def game_id(log: GameLog) -> str:
     The id hashes the JSON text of ``{"actions", "chance", "edition", "options", "players"}`` (keys
     sorted, compact), written piece by piece: the same text ``json.dumps`` writes for the whole.
     """
+    actions = tuple(log.actions)
+    texts = [_action_texts(a) for a in actions]
+    # the actions table writes the same actions in field order: kept for the next game_tables
+    _LAST_ACTIONS[:] = [actions, [t[0] for t in texts]]
     text = "".join(
         [
             '{"actions":[',
-            ",".join([_action_json(a, sort_keys=True) for a in log.actions]),
+            ",".join([t[1] for t in texts]),
             '],"chance":',
             _SORTED_JSON(log.chance),
             ',"edition":',
@@ -242,53 +248,198 @@ def game_id(log: GameLog) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-# one encoder each, built once (json.dumps with options builds a new encoder per call)
-_SORTED_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode
-_ACTION_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-_STR_JSON = json.encoder.encode_basestring  # a string as those encoders write it (ensure_ascii=False)
-_ActionKeys = tuple[tuple[str, str], ...]  # (field, its JSON key with the colon)
-_ACTION_KEYS: dict[type[Action], tuple[_ActionKeys, _ActionKeys] | None] = {}
+_STR_JSON = json.encoder.encode_basestring  # a string as the encoders below write it (ensure_ascii=False)
 
 
-def _action_keys(cls: type[Action]) -> tuple[_ActionKeys, _ActionKeys] | None:
+def _compact_json(sort_keys: bool) -> Any:
+    """A compact JSON writer (``ensure_ascii=False``), byte for byte ``json.JSONEncoder(...).encode``.
+
+    ``json.dumps`` with options builds a new encoder per call, and ``JSONEncoder.encode`` builds a new
+    C encoder per call; this one is built once (without the check for circular references: the
+    values written here are trees).
+    """
+    encoder = json.JSONEncoder(sort_keys=sort_keys, ensure_ascii=False, separators=(",", ":"))
+    make = getattr(json.encoder, "c_make_encoder", None)  # (None without the C accelerator)
+    if make is None:
+        return encoder.encode
+    write = make(None, encoder.default, _STR_JSON, None, ":", ",", sort_keys, False, True)
+
+    def encode(value: Any) -> str:
+        if isinstance(value, str):
+            return _STR_JSON(value)
+        return "".join(write(value, 0))
+
+    return encode
+
+
+_SORTED_JSON = _compact_json(sort_keys=True)
+_ACTION_JSON = _compact_json(sort_keys=False)
+# per action class: (field, its JSON key with the colon) in to_json's order, and the sorted order as indices
+_ActionKeys = tuple[tuple[tuple[str, str], ...], tuple[int, ...]]
+_ACTION_KEYS: dict[type[Action], _ActionKeys | None] = {}
+# the last game_id's actions and their field-order JSON: the actions table of the same game reuses them
+_LAST_ACTIONS: list[Any] = [(), []]
+
+
+def _action_keys(cls: type[Action]) -> _ActionKeys | None:
     """``"type"`` and an action class's fields, in ``to_json``'s order and sorted (None: its own ``to_json``)."""
     if cls not in _ACTION_KEYS:
         keys = None
         if cls.to_json is Action.to_json:
             names = ["type", *(f.name for f in fields(cls) if f.name != "type")]
             in_order = tuple((name, _STR_JSON(name) + ":") for name in names)
-            keys = (in_order, tuple(sorted(in_order)))
+            keys = (in_order, tuple(sorted(range(len(names)), key=names.__getitem__)))
         _ACTION_KEYS[cls] = keys
     return _ACTION_KEYS[cls]
 
 
-def _action_json(a: Action, sort_keys: bool = False) -> str:
-    """``a.to_json()`` as compact JSON (keys in field order, or sorted), byte for byte what the encoder writes.
+def _sale_texts(sale: Any) -> tuple[str, str] | None:
+    """A sale's ``to_json`` as compact JSON, in its order and sorted (None: not a plain :class:`Sale`)."""
+    if type(sale) is not Sale or Sale.to_json is not _SALE_TO_JSON:
+        return None
+    tile, merchant = sale.tile, sale.merchant
+    space, beer, bonus = sale.merchant_space, sale.beer, sale.bonus_develop
+    if not (isinstance(tile, str) and isinstance(merchant, str)):
+        return None
+    head = '"tile":' + _STR_JSON(tile) + ',"merchant":' + _STR_JSON(merchant)
+    parts = [head]
+    sort = []
+    if beer is not None:
+        if type(beer) is not tuple or not all(isinstance(x, str) for x in beer):
+            return None
+        text = '"beer":[' + ",".join(map(_STR_JSON, beer)) + "]"
+        sort.append(text)
+    if bonus is not None:
+        if not isinstance(bonus, str):
+            return None
+        sort.append('"bonus_develop":' + _STR_JSON(bonus))
+    sort.append('"merchant":' + _STR_JSON(merchant))
+    if space is not None:
+        if type(space) is not int:
+            return None
+        parts.append('"merchant_space":' + int.__repr__(space))
+        sort.append(parts[-1])
+    sort.append('"tile":' + _STR_JSON(tile))
+    if beer is not None:
+        parts.append(sort[0])
+    if bonus is not None:
+        parts.append('"bonus_develop":' + _STR_JSON(bonus))
+    return "{" + ",".join(parts) + "}", "{" + ",".join(sort) + "}"
 
-    Written directly for the usual fields (strings, integers, tuples of strings); anything else
-    (sales, an unexpected type) goes through ``to_json`` and the encoder.
-    """
-    keys = _action_keys(type(a))
-    encode = _SORTED_JSON if sort_keys else _ACTION_JSON
+
+_SALE_TO_JSON = Sale.to_json
+
+
+_Writer = Any  # (action) -> (field-order JSON, sorted JSON), or None for a value it does not write
+_WRITERS: dict[type[Action], _Writer] = {}
+
+
+def _writer(cls: type[Action]) -> _Writer:
+    """A function written for one action class (as ``dataclasses`` writes ``__init__``): no loop over
+    the fields, each field's text made once and placed in both key orders. Strings, integers and
+    tuples of strings only: anything else returns None (sales, an unexpected type)."""
+    keys = _action_keys(cls)
     if keys is None:
-        return encode(a.to_json())
-    parts = []
-    for name, key in keys[1] if sort_keys else keys[0]:
+        return None
+    in_order, by_name = keys
+    lines = ["def write(a):"]
+    for i, (name, key) in enumerate(in_order):
+        if name == "type":
+            lines.append(f"    p{i} = {key + _STR_JSON(cls.TYPE)!r}")
+            continue
+        lines += [
+            f"    v = a.{name}",
+            "    if v is None:",
+            f"        p{i} = None",
+            "    elif isinstance(v, str):",
+            f"        p{i} = {key!r} + S(v)",
+            "    elif type(v) is int:",
+            f"        p{i} = {key!r} + R(v)",
+            "    elif type(v) is tuple:",
+            "        try:",
+            f"            p{i} = {key + '['!r} + ','.join(map(S, v)) + ']'",
+            "        except TypeError:",
+            "            return None",
+            "    else:",
+            "        return None",
+        ]
+    order = ", ".join(f"p{i}" for i in range(len(in_order)))
+    by_key = ", ".join(f"p{i}" for i in by_name)
+    lines.append(
+        f"    return ('{{' + ','.join([p for p in ({order},) if p is not None]) + '}}',"
+        f" '{{' + ','.join([p for p in ({by_key},) if p is not None]) + '}}')"
+    )
+    namespace: dict[str, Any] = {"S": _STR_JSON, "R": int.__repr__}
+    exec("\n".join(lines), namespace)  # noqa: S102 (code made here from the class's field names)
+    return namespace["write"]
+
+
+def _action_texts(a: Action) -> tuple[str, str]:
+    """``a.to_json()`` as compact JSON, keys in field order and sorted: byte for byte what the encoders write.
+
+    Written directly for the usual fields (strings, integers, tuples of strings, sales); anything
+    else (an unexpected type) goes through ``to_json`` and the encoders.
+    """
+    cls = type(a)
+    write = _WRITERS.get(cls)
+    if write is None and cls not in _WRITERS:
+        write = _WRITERS[cls] = _writer(cls)
+    if write is not None:
+        texts = write(a)
+        if texts is not None:
+            return texts
+    keys = _action_keys(cls)
+    if keys is None:
+        d = a.to_json()
+        return _ACTION_JSON(d), _SORTED_JSON(d)
+    in_order, by_name = keys
+    parts: list[str | None] = []
+    sorted_parts: list[str | None] | None = None  # only when a value is written differently sorted (sales)
+    for name, key in in_order:
         v = a.TYPE if name == "type" else getattr(a, name)
         if v is None:
-            continue
-        if isinstance(v, str):
+            parts.append(None)
+        elif isinstance(v, str):
             parts.append(key + _STR_JSON(v))
         elif type(v) is int:  # not a bool
             parts.append(key + int.__repr__(v))
         elif type(v) is tuple:
-            try:
+            if all(isinstance(x, str) for x in v):
                 parts.append(key + "[" + ",".join(map(_STR_JSON, v)) + "]")
-            except TypeError:  # not all strings (sales)
-                return encode(a.to_json())
+                continue
+            sales = [_sale_texts(x) for x in v]
+            if None in sales:
+                d = a.to_json()
+                return _ACTION_JSON(d), _SORTED_JSON(d)
+            if sorted_parts is None:
+                sorted_parts = list(parts)
+            parts.append(key + "[" + ",".join([t[0] for t in sales]) + "]")  # type: ignore[index]
+            sorted_parts.append(key + "[" + ",".join([t[1] for t in sales]) + "]")  # type: ignore[index]
+            continue
         else:
-            return encode(a.to_json())
-    return "{" + ",".join(parts) + "}"
+            d = a.to_json()
+            return _ACTION_JSON(d), _SORTED_JSON(d)
+        if sorted_parts is not None:
+            sorted_parts.append(parts[-1])
+    if sorted_parts is None:
+        sorted_parts = parts
+    return (
+        "{" + ",".join([p for p in parts if p is not None]) + "}",
+        "{" + ",".join([p for p in map(sorted_parts.__getitem__, by_name) if p is not None]) + "}",
+    )
+
+
+def _action_json(a: Action, sort_keys: bool = False) -> str:
+    """``a.to_json()`` as compact JSON (keys in field order, or sorted), byte for byte what the encoder writes."""
+    return _action_texts(a)[1 if sort_keys else 0]
+
+
+def _action_json_column(actions: list[Action]) -> list[str]:
+    """Each action's field-order JSON, reusing the texts of the last :func:`game_id` for equal actions."""
+    known, texts = _LAST_ACTIONS
+    if len(known) != len(actions):
+        return [_action_texts(a)[0] for a in actions]
+    return [t if a == k else _action_texts(a)[0] for a, k, t in zip(actions, known, texts, strict=True)]
 
 
 # -- provenance: where a log came from, who played it, when -----------------------------
@@ -486,6 +637,18 @@ def _players(replay: Replay, gid: str) -> list[dict[str, Any]]:
 
 _DETAIL_JSON: dict[Any, str] = {}
 _SOURCES_JSON: dict[Any, str] = {}
+_LEVELS_JSON: dict[str, str] = {}
+
+
+def _memo_repr_json(cache: dict[str, str], value: Any) -> str:
+    """``value`` as sorted JSON, memoised under its ``repr`` (which tells apart values that dump differently)."""
+    key = repr(value)
+    text = cache.get(key)
+    if text is None:
+        if len(cache) > 100_000:  # bounded: an ingest worker lives for many games
+            cache.clear()
+        text = cache[key] = _SORTED_JSON(value)
+    return text
 
 
 def _memo_json(cache: dict[Any, str], key: Any, value: Any) -> str:
@@ -498,25 +661,22 @@ def _memo_json(cache: dict[Any, str], key: Any, value: Any) -> str:
     return text
 
 
-def _detail_column(effects: list[Effect]) -> list[str]:
-    """Each effect's detail as sorted JSON, memoised: most details repeat (same tile, same resource)."""
-    out = []
+def _detail_column(details: Sequence[dict[str, Any]]) -> list[str]:
+    """Each effect's detail as sorted JSON, memoised: most details repeat (same tile, same resource).
+
+    The memo is keyed by the detail's ``repr``, which tells apart every value that dumps differently
+    (``True``, ``1``, ``1.0`` and ``"1"``; keys in another order only make another entry).
+    """
     cache = _DETAIL_JSON
-    for e in effects:
-        d = e.detail
-        if not d:
-            out.append("{}")
-            continue
-        try:  # the types too: True == 1 but dumps differently
-            key = (tuple(d.items()), tuple(map(type, d.values())))
-            text = cache.get(key)
-        except TypeError:  # a list or dict value: not hashable
-            text = _SORTED_JSON(d)
-        else:
+    keys = list(map(repr, details))
+    out = list(map(cache.get, keys))
+    if None in out:
+        if len(cache) > 100_000:  # bounded: an ingest worker lives for many games
+            cache.clear()
+        for i, text in enumerate(out):
             if text is None:
-                text = _memo_json(cache, key, d)
-        out.append(text)
-    return out
+                out[i] = cache[keys[i]] = _SORTED_JSON(details[i])
+    return out  # type: ignore[return-value]
 
 
 _RESOURCE_KINDS = {"coal_used": "coal", "iron_used": "iron", "beer_used": "beer"}
@@ -649,12 +809,13 @@ class _BoardStatistics:
     def update(self, tiles: dict[str, Tile], links: dict[str, int]) -> None:
         """Move to a new board (``tiles`` and ``links`` are not changed afterwards)."""
         old = self.tiles
-        if tiles is not old and tiles != old:  # (tiles compare by identity)
+        if tiles is not old:
+            # the tiles that are not the same objects any more (or new), found without a Python loop
+            changed = list(compress(tiles, map(is_not, tiles.values(), map(old.get, tiles))))
             added = 0
-            for ref, t in tiles.items():
+            for ref in changed:
+                t = tiles[ref]
                 was = old.get(ref)
-                if was is t:
-                    continue
                 if was is None:
                     added += 1
                 elif was.owner == t.owner and was.industry == t.industry and was.level == t.level:
@@ -675,14 +836,14 @@ class _BoardStatistics:
         old_links = self.links
         if links is not old_links and links != old_links:
             added = 0
-            for link_id, owner in links.items():
+            for link_id in list(compress(links, map(ne, links.values(), map(old_links.get, links)))):
+                owner = links[link_id]
                 had = old_links.get(link_id)
-                if had != owner:
-                    if had is None:
-                        added += 1
-                    else:
-                        self._link(link_id, had, -1)
-                    self._link(link_id, owner, 1)
+                if had is None:
+                    added += 1
+                else:
+                    self._link(link_id, had, -1)
+                self._link(link_id, owner, 1)
             if len(old_links) + added != len(links):
                 for link_id, had in old_links.items():
                     if link_id not in links:
@@ -690,7 +851,7 @@ class _BoardStatistics:
             self.links = links
         if self._changed:
             for seat in self._levels:
-                self._levels_json[seat] = _SORTED_JSON(self.by_level[seat])
+                self._levels_json[seat] = _memo_repr_json(_LEVELS_JSON, self.by_level[seat])
             self._levels.clear()
             for seat in self._changed:
                 c = self.count[seat]
@@ -784,10 +945,22 @@ def _arrays(rows: list[tuple[Any, ...]], schema: pa.Schema) -> list[pa.Array]:
     return [_array(c, f.type) for c, f in zip(columns, schema, strict=True)]
 
 
+def _numbers(values: Sequence[Any]) -> np.ndarray:
+    """An integer column as a numpy array (int32, or objects when it holds a null)."""
+    try:
+        return np.fromiter(values, dtype=np.int32, count=len(values))
+    except TypeError:  # a null
+        return np.array(values, dtype=object)
+
+
 def _table(columns: dict[str, Any], schema: pa.Schema) -> pa.Table:
-    """Arrays (or Python lists) by column name, as a table of ``schema``."""
+    """Arrays (numpy arrays, or Python lists) by column name, as a table of ``schema``."""
     arrays = [
-        c if isinstance(c, pa.Array | pa.ChunkedArray) else _array(c, f.type)
+        c
+        if isinstance(c, pa.Array | pa.ChunkedArray)
+        else pa.array(c, type=f.type, from_pandas=False)
+        if isinstance(c, np.ndarray)
+        else _array(c, f.type)
         for c, f in zip((columns[name] for name in schema.names), schema, strict=True)
     ]
     return pa.Table.from_arrays(arrays, schema=schema)
@@ -897,53 +1070,63 @@ def _per_action_tables(replay: Replay, gid: str) -> dict[str, pa.Table]:
         raise ValueError("board statistics kept from board to board differ from the last board counted from scratch")
 
     n = len(steps)
-    head = pa.Table.from_arrays(
-        [
-            _array([s.index for s in steps], I32),
-            *_arrays([(s.era, s.round, s.era_round, s.turn_position) for s in steps], _HEAD),
-            _array(actors, I32),
-            pa.array([st.actions_this_turn == 0 for st in states], type=BOOL),
-        ],
-        names=["action_index", *_HEAD.names, "actor", "end_of_turn"],
+    index = np.arange(n, dtype=np.int32)  # (a replay's steps are numbered from 0)
+    if n and (steps[0].index != 0 or steps[-1].index != n - 1):
+        index = _array([s.index for s in steps], I32).to_numpy()
+    era, *numbers = (
+        zip(*[(s.era, s.round, s.era_round, s.turn_position) for s in steps], strict=True) if n else ((),) * 4
     )
+    head_numbers = [_numbers(c) for c in numbers]  # round, era_round, turn_position
+    actor = _numbers(actors)
+    end_of_turn = np.fromiter([st.actions_this_turn == 0 for st in states], dtype=np.bool_, count=n)
+    era_column = pa.array(era, type=STR)
     card, locations, industry, level = zip(*values, strict=True) if values else ((), (), (), ())
     actions = {
         "game_id": pa.repeat(pa.scalar(gid, STR), n),
-        **{name: head.column(name) for name in ("action_index", *_HEAD.names)},
-        "seat": head.column("actor"),
+        "action_index": index,
+        "era": era_column,
+        **dict(zip(_HEAD.names[1:], head_numbers, strict=True)),
+        "seat": actor,
         "action_type": [s.action.TYPE for s in steps],
-        "end_of_turn": head.column("end_of_turn"),
+        "end_of_turn": end_of_turn,
         "card": card,
         "locations": locations,
         "industry": industry,
         "level": level,
         **dict(zip(_COUNTS.names, _arrays(counts, _COUNTS), strict=True)),
         "resource_sources": sources,
-        "action_json": [_action_json(s.action) for s in steps],
+        "action_json": _action_json_column([s.action for s in steps]),
     }
 
-    flat = [e for s in steps for e in s.effects]
+    per_step = [s.effects for s in steps]
+    flat = [e for effects_of_step in per_step for e in effects_of_step]
+    n_effects = np.fromiter(map(len, per_step), dtype=np.int64, count=n)
+    starts = np.cumsum(n_effects) - n_effects
+    columns: list[tuple[Any, ...]] = list(zip(*flat, strict=True)) if flat else [()] * 5  # kind ... detail
     effects = {
         "game_id": pa.repeat(pa.scalar(gid, STR), len(flat)),
-        "action_index": [s.index for s in steps for _ in s.effects],
-        "effect_index": [i for s in steps for i in range(len(s.effects))],
-        "actor": [a for s, a in zip(steps, actors, strict=True) for _ in s.effects],
-        "kind": [e.kind for e in flat],
-        "seat": [e.seat for e in flat],
-        "amount": [e.amount for e in flat],
-        "cause": [e.cause for e in flat],
-        "detail": _detail_column(flat),
+        "action_index": np.repeat(index, n_effects),
+        "effect_index": (np.arange(len(flat), dtype=np.int64) - np.repeat(starts, n_effects)).astype(np.int32),
+        "actor": np.repeat(actor, n_effects),
+        "kind": columns[0],
+        "seat": columns[1],
+        "amount": columns[2],
+        "cause": columns[3],
+        "detail": _detail_column(columns[4]),
     }
 
     # one row per action and seat: the per-action columns repeated, the board statistics taken by index
-    repeated = head.take(pa.array(np.repeat(np.arange(n, dtype=np.int32), n_players)))
     players = [p for st in states for p in st.players]
     levels = rules.income_levels
     pieces = pa.Table.from_arrays(_arrays(tracker.pieces, _PIECES), schema=_PIECES).take(_array(piece_rows, I32))
     snapshots = {
         "game_id": pa.repeat(pa.scalar(gid, STR), n * n_players),
-        **{name: repeated.column(name) for name in head.column_names},
-        "seat": list(seats) * n,
+        "action_index": np.repeat(index, n_players),
+        "era": era_column.take(np.repeat(index, n_players)) if n else era_column,
+        **{name: np.repeat(c, n_players) for name, c in zip(_HEAD.names[1:], head_numbers, strict=True)},
+        "actor": np.repeat(actor, n_players),
+        "end_of_turn": np.repeat(end_of_turn, n_players),
+        "seat": np.tile(np.arange(n_players, dtype=np.int32), n),
         "order_position": positions,
         "money": [p.money for p in players],
         "income_space": [p.income_space for p in players],
@@ -956,62 +1139,73 @@ def _per_action_tables(replay: Replay, gid: str) -> dict[str, pa.Table]:
         **{name: pieces.column(name) for name in _PIECES.names},
         "spent_this_round": spent_col,
     }
+    actions_table = _table(actions, ACTIONS_SCHEMA)
+    effects_table = _table(effects, EFFECTS_SCHEMA)
+    snapshots_table = _table(snapshots, TURN_SNAPSHOTS_SCHEMA)
+    board_table = board.table(gid)
+    era_scores = _era_scores(gid, n_players, vp_effects, era_ends)
     return {
-        "actions": _table(actions, ACTIONS_SCHEMA),
-        "effects": _table(effects, EFFECTS_SCHEMA),
-        "turn_snapshots": _table(snapshots, TURN_SNAPSHOTS_SCHEMA),
-        "board": board.table(gid),
-        "era_scores": _to_table(_era_scores(gid, n_players, vp_effects, era_ends), ERA_SCORES_SCHEMA),
+        "actions": actions_table,
+        "effects": effects_table,
+        "turn_snapshots": snapshots_table,
+        "board": board_table,
+        "era_scores": era_scores,
     }
+
+
+_ERA_SCORE_COLUMNS = ERA_SCORES_SCHEMA.names[3:]  # link_vp ... tiles_scored
+_ERA_COLUMN = {name: i for i, name in enumerate(_ERA_SCORE_COLUMNS)}
+_VP_GAINED, _VP_AT_END = _ERA_COLUMN["vp_gained_in_era"], _ERA_COLUMN["vp_at_era_end"]
+_LINK_VP, _LINKS_SCORED = _ERA_COLUMN["link_vp"], _ERA_COLUMN["links_scored"]
+_TILE_VP, _TILES_SCORED = _ERA_COLUMN["tile_vp"], _ERA_COLUMN["tiles_scored"]
+_MERCHANT_BONUS, _SHORTFALL = _ERA_COLUMN["merchant_bonus_vp"], _ERA_COLUMN["shortfall_vp_lost"]
+_CASH, _INTRODUCTORY = _ERA_COLUMN["cash_vp"], _ERA_COLUMN["introductory_vp"]
 
 
 def _era_scores(
     gid: str, n: int, vp_effects: list[tuple[str, Effect]], era_ends: list[tuple[str, GameState]]
-) -> list[dict[str, Any]]:
-    """Rows of the era_scores table from the VP effects (with the era of their action) and the state
-    after each era's last action (gathered in :func:`_per_action_tables`'s pass over the steps)."""
-    acc: dict[tuple[str, int], Counter[str]] = {(era, seat): Counter() for era in ERAS for seat in range(n)}
-    vp_end: dict[tuple[str, int], int] = {}
+) -> pa.Table:
+    """The era_scores table from the VP effects (with the era of their action) and the state after
+    each era's last action (gathered in :func:`_per_action_tables`'s pass over the steps): one row
+    per era and seat, the values summed in a list per row."""
+    era_row = {era: i * n for i, era in enumerate(ERAS)}
+    rows = [[0] * len(_ERA_SCORE_COLUMNS) for _ in range(len(ERAS) * n)]
+    for row in rows:
+        row[_VP_AT_END] = None  # type: ignore[call-overload]
     for era_of_step, e in vp_effects:
-        c = acc[(era_of_step, e.seat)]
-        c["vp_gained_in_era"] += e.amount
-        if e.cause.endswith("_era_scoring"):
-            if e.detail.get("source") == "link":
-                c["link_vp"] += e.amount
-                c["links_scored"] += 1
+        c = rows[era_row[era_of_step] + e.seat]
+        amount = e.amount
+        c[_VP_GAINED] += amount
+        cause = e.cause
+        if cause.endswith("_era_scoring"):
+            detail = e.detail
+            if detail.get("source") == "link":
+                c[_LINK_VP] += amount
+                c[_LINKS_SCORED] += 1
             else:
-                c[f"tile_vp_{e.detail['industry']}"] += e.amount
-                c["tile_vp"] += e.amount
-                c["tiles_scored"] += 1
-        elif e.cause.startswith("merchant_bonus:"):
-            c["merchant_bonus_vp"] += e.amount
-        elif e.cause == "shortfall":
-            c["shortfall_vp_lost"] -= e.amount
-        elif e.cause == "cash_scoring":
-            c["cash_vp"] += e.amount
-        elif e.cause == "introductory_scoring":
-            c["introductory_vp"] += e.amount
+                i = _ERA_COLUMN.get(f"tile_vp_{detail['industry']}")
+                if i is not None:
+                    c[i] += amount
+                c[_TILE_VP] += amount
+                c[_TILES_SCORED] += 1
+        elif cause.startswith("merchant_bonus:"):
+            c[_MERCHANT_BONUS] += amount
+        elif cause == "shortfall":
+            c[_SHORTFALL] -= amount
+        elif cause == "cash_scoring":
+            c[_CASH] += amount
+        elif cause == "introductory_scoring":
+            c[_INTRODUCTORY] += amount
     for era, state in era_ends:
         for p in state.players:
-            vp_end[(era, p.seat)] = p.vp
-    keys = [
-        "link_vp",
-        *[f"tile_vp_{ind}" for ind in ALL_INDUSTRIES],
-        "tile_vp",
-        "merchant_bonus_vp",
-        "shortfall_vp_lost",
-        "cash_vp",
-        "introductory_vp",
-        "vp_gained_in_era",
-        "links_scored",
-        "tiles_scored",
-    ]
-    rows = []
-    for (era, seat), c in acc.items():
-        row: dict[str, Any] = {"game_id": gid, "era": era, "seat": seat, "vp_at_era_end": vp_end.get((era, seat))}
-        row.update({k: c[k] for k in keys})
-        rows.append(row)
-    return rows
+            rows[era_row[era] + p.seat][_VP_AT_END] = p.vp
+    columns = {
+        "game_id": pa.repeat(pa.scalar(gid, STR), len(rows)),
+        "era": [era for era in ERAS for _ in range(n)],
+        "seat": list(range(n)) * len(ERAS),
+        **dict(zip(_ERA_SCORE_COLUMNS, zip(*rows, strict=True), strict=True)),
+    }
+    return _table(columns, ERA_SCORES_SCHEMA)
 
 
 _BOARD_BASE = pa.schema([BOARD_SCHEMA.field(name) for name in BOARD_SCHEMA.names[1:6]])  # era ... before_scoring
@@ -1031,9 +1225,13 @@ class _BoardTable:
         self.pieces: list[tuple[Any, ...]] = []  # piece ... vp_if_scored
         self.round_of_row: list[int] = []
         self.piece_of_row: list[int] = []
-        self._tiles: dict[str, tuple[Tile, int]] = {}  # ref -> (tile, its piece row)
+        self._tiles: dict[str, Tile] = {}  # ref -> the tile last seen there
+        self._tile_rows: dict[str, int] = {}  # ref -> that tile's piece row
         self._slots: dict[str, tuple[str, int]] = {}  # ref -> (location, slot): the order of the tiles
+        self._refs: set[str] = set()  # the last board's tile refs, and their order
+        self._order: list[str] = []
         self._others: dict[tuple[Any, ...], int] = {}  # link, merchant and market -> piece row
+        self._ends: dict[str, tuple[str, ...]] = {}  # link id -> the locations it connects
         # the last mid-era round's links, link icons per location and link rows; merchants and their rows
         self._links: dict[str, int] | None = None
         self._icons: dict[str, int] = {}
@@ -1083,34 +1281,45 @@ class _BoardTable:
 
     def _add_tiles(self, tiles: dict[str, Tile]) -> None:
         """The tiles' rows, by location then slot."""
-        slots = self._slots
-        for ref in tiles:
-            if ref not in slots:
+        if tiles.keys() != self._refs:  # tiles were built or removed: the order again
+            slots = self._slots
+            for ref in tiles.keys() - slots.keys():
                 place, _, number = ref.partition(":")
                 slots[ref] = (place, int(number))
-        rows, known, level = self.piece_of_row, self._tiles, self.rules.level
-        for ref in sorted(tiles, key=slots.__getitem__):
-            t = tiles[ref]
-            seen = known.get(ref)
-            if seen is not None and seen[0] is t:
-                rows.append(seen[1])
-                continue
-            loc, slot = slots[ref]
-            info = level(t.industry, t.level)
-            i = len(self.pieces)
-            vp = info.vp if t.flipped else 0
-            self.pieces.append(("tile", loc, slot, None, t.owner, t.industry, t.level, t.flipped, t.resources, vp))
-            known[ref] = (t, i)
-            rows.append(i)
+            self._order = sorted(tiles, key=slots.__getitem__)
+            self._refs = set(tiles)
+        order, known, tile_rows = self._order, self._tiles, self._tile_rows
+        now = list(map(tiles.__getitem__, order))
+        changed = list(map(is_not, now, map(known.get, order)))  # a tile is replaced when it changes
+        if True in changed:
+            level, slots = self.rules.level, self._slots
+            for ref, t in compress(zip(order, now, strict=True), changed):
+                loc, slot = slots[ref]
+                info = level(t.industry, t.level)
+                vp = info.vp if t.flipped else 0
+                known[ref] = t
+                tile_rows[ref] = len(self.pieces)
+                self.pieces.append(("tile", loc, slot, None, t.owner, t.industry, t.level, t.flipped, t.resources, vp))
+        self.piece_of_row.extend(map(tile_rows.__getitem__, order))
 
     def _link_rows(self, links: dict[str, int], values: dict[str, int]) -> list[int]:
         """The links' rows, by link id (``values``: link icons per location)."""
-        rule_links, piece = self.rules.links, self._piece
+        ends, known = self._ends, self._others
         out = []
         for link_id in sorted(links):
+            connects = ends.get(link_id)
+            if connects is None:
+                connects = ends[link_id] = tuple(self.rules.links[link_id].connects)
             owner = links[link_id]
-            vp = sum([values[loc] for loc in rule_links[link_id].connects])
-            out.append(piece((link_id, owner, vp), ("link", None, None, link_id, owner, None, None, None, None, vp)))
+            vp = 0
+            for loc in connects:
+                vp += values[loc]
+            key = (link_id, owner, vp)
+            i = known.get(key)
+            if i is None:
+                i = known[key] = len(self.pieces)
+                self.pieces.append(("link", None, None, link_id, owner, None, None, None, None, vp))
+            out.append(i)
         return out
 
     def table(self, gid: str) -> pa.Table:

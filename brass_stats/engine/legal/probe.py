@@ -2,16 +2,21 @@
 
 One :class:`Position` per ``legal_actions`` call gathers the facts every action type asks for
 (the coal mines, iron works and breweries with something left, the player's network, the trade
-locations) once. A :class:`Draw` then follows one action's consumption cube by cube exactly as
-:mod:`brass_stats.engine.resources` does with the canonical choices (closest coal mine, then
-location and slot order; the first iron works; the player's own brewery first), on counters
-instead of a copy of the state: the source of every cube, and the market cost.
+locations) once. A :class:`Draw` then follows one action's coal and iron cube by cube exactly as
+:mod:`brass_stats.engine.resources` does with the canonical choices (the closest coal mine, then
+location and slot order; the first iron works), on counters instead of a copy of the state: the
+source of every cube, and what the market cubes cost.
 
-Distances come from :func:`~brass_stats.engine.board.distances_from` (cached per link set). A
-link that the action places first (the first of two rail links) is added on the fly: a shortest
-path uses it at most once, so the distance from ``S`` to ``x`` becomes
-``min(d(S, x), d(S, E) + 1 + d(E, x))`` with ``E`` the new link's ends.
-"""
+Distances come from :func:`~brass_stats.engine.board.distances_from` (cached per link set).
+
+>>> from brass_stats.engine import new_game, SeededChance
+>>> g = new_game(["A", "B"], SeededChance(3))
+>>> pos = Position(g, g.current_player)
+>>> draw = Draw(pos)
+>>> draw.iron(2), draw.cost  # no iron works yet: two cubes from the market at £2 each
+(('market', 'market'), 4)
+>>> Draw(pos).coal(("birmingham",), 1) is None  # no mine, and no link to a merchant to buy from
+True"""
 
 from __future__ import annotations
 
@@ -84,12 +89,6 @@ class Draw:
         self.cost = 0
         self.removed = removed  # a tile taken off the board first (overbuilt): its cubes are gone
 
-    def copy(self) -> Draw:
-        d = Draw.__new__(Draw)
-        d.pos, d.taken, d.coal_market, d.iron_market = self.pos, dict(self.taken), self.coal_market, self.iron_market
-        d.cost, d.removed = self.cost, self.removed
-        return d
-
     def _trade(self) -> frozenset[str]:
         trade = self.pos.trade
         removed = self.removed
@@ -107,15 +106,10 @@ class Draw:
                     trade = trade - {loc}
         return trade
 
-    def coal(self, origins: tuple[str, ...], n: int, via: tuple[str, ...] | None = None) -> tuple[str, ...] | None:
-        """Sources of ``n`` coal for something at ``origins`` (None: the engine would refuse).
-
-        ``via``: the ends of a link placed earlier in the same action (not yet on the board)."""
+    def coal(self, origins: tuple[str, ...], n: int) -> tuple[str, ...] | None:
+        """Sources of ``n`` coal for something at ``origins`` (None: the engine would refuse)."""
         pos = self.pos
         d = pos.dist(origins)
-        if via is not None:
-            dv = pos.dist(via)
-            to_via = min((d.get(e, INF) for e in via), default=INF)
         used: list[str] = []
         for _ in range(n):
             best, src = INF, None
@@ -123,19 +117,13 @@ class Draw:
                 if cubes - self.taken.get(ref, 0) <= 0 or ref == self.removed:
                     continue
                 k = d.get(loc, INF)
-                if via is not None and to_via < INF:
-                    k = min(k, to_via + 1 + dv.get(loc, INF))
                 if k < best:
                     best, src = k, ref
             if src is not None:
                 self.taken[src] = self.taken.get(src, 0) + 1
                 used.append(src)
                 continue
-            trade = self._trade()
-            reach = any(t in d for t in trade)
-            if not reach and via is not None and to_via < INF:
-                reach = any(t in dv for t in trade)
-            if not reach:
+            if not any(t in d for t in self._trade()):
                 return None
             market = pos.state.rules.markets["coal"]
             self.cost += market.buy_price(self.coal_market)
@@ -164,19 +152,3 @@ class Draw:
                 self.iron_market -= 1
             used.append(MARKET)
         return tuple(used)
-
-    def beer(self, origins: tuple[str, ...], via: tuple[str, ...] | None = None) -> str | None:
-        """The first barrel the canonical choice drinks for something at ``origins`` (no merchant
-        barrel): the player's own brewery anywhere, else a connected one (None: no beer)."""
-        pos = self.pos
-        d = pos.dist(origins)
-        dv: dict[str, int] = {}
-        if via is not None and any(e in d for e in via):
-            dv = pos.dist(via)
-        for ref, loc, owner, barrels in pos.breweries:
-            if barrels - self.taken.get(ref, 0) <= 0:
-                continue
-            if owner == pos.seat or loc in d or loc in dv:
-                self.taken[ref] = self.taken.get(ref, 0) + 1
-                return ref
-        return None
