@@ -28,7 +28,7 @@ from typing import Any, Literal
 import numpy as np
 import pyarrow as pa
 
-from ..engine.actions import Action, Build, Develop, Network, Sale, Scout, Sell, Shortfall
+from ..engine.actions import Action, Build, Develop, Loan, Network, Pass, Sale, Scout, Sell, Shortfall
 from ..engine.scoring import standings
 from ..engine.state import Effect, GameState, Tile
 from ..log.format import FORMAT_VERSION, GameLog
@@ -525,14 +525,14 @@ def game_tables(replay: Replay, source_file: str | None, gid: str | None = None)
     _check(replay)
     if gid is None:
         gid = game_id(replay.log)
-    deviations = _deviations(replay, gid)  # (Replay.deviations reads every effect)
+    # the big tables are built as columns, in one pass over the steps
+    tables, broken = _per_action_tables(replay, gid)
+    deviations = _deviations(replay, gid) if broken else []  # (Replay.deviations reads every effect)
     rows = {
         "games": _games(replay, gid, source_file, len(deviations)),
         "players": _players(replay, gid),
         "deviations": deviations,
     }
-    # the big tables are built as columns, in one pass over the steps
-    tables = _per_action_tables(replay, gid)
     return {name: tables[name] if name in tables else _to_table(rows[name], schema) for name, schema in SCHEMAS.items()}
 
 
@@ -692,6 +692,9 @@ _NO_COUNTS = (0,) * len(_FROM_COLUMNS)
 _NO_SOURCES = _SORTED_JSON([])
 
 
+_NO_VALUES = frozenset({Loan, Pass})
+
+
 def _action_values(step: Step, before: GameState, after: GameState) -> tuple[Any, ...]:
     """The actions-table values that depend on the action's type: card, locations, industry, level."""
     a = step.action
@@ -699,9 +702,9 @@ def _action_values(step: Step, before: GameState, after: GameState) -> tuple[Any
     locations: list[str] = []
     industry: str | None = None
     level: int | None = None
-    if isinstance(a, Scout):
-        card = ",".join(a.discards)
-    elif isinstance(a, Build):
+    if type(a) in _NO_VALUES:  # (loans and passes: a card alone)
+        return card, locations, industry, level
+    if isinstance(a, Build):
         locations = [a.location]
         industry = a.industry
         level = next((e.detail["level"] for e in step.effects if e.kind == "build"), None)
@@ -709,6 +712,8 @@ def _action_values(step: Step, before: GameState, after: GameState) -> tuple[Any
         links = after.rules.links
         for link in a.links:
             locations.extend(links[link].endpoints)
+    elif isinstance(a, Scout):
+        card = ",".join(a.discards)
     elif isinstance(a, Develop):
         industry = "+".join(a.industries)
     elif isinstance(a, Sell):
@@ -834,7 +839,14 @@ class _BoardStatistics:
                         self._tile(ref, was, -1)
             self.tiles = tiles
         old_links = self.links
-        if links is not old_links and links != old_links:
+        if not links and old_links:  # the end of the Canal Era: every link leaves the board
+            for owner in old_links.values():
+                self.n_links[owner] -= 1
+                self._changed.add(owner)
+            self.link_vp = [0] * len(self.link_vp)
+            self.ends = [{} for _ in self.ends]
+            self.links = links
+        elif links is not old_links and links != old_links:
             added = 0
             for link_id in list(compress(links, map(ne, links.values(), map(old_links.get, links)))):
                 owner = links[link_id]
@@ -953,6 +965,26 @@ def _numbers(values: Sequence[Any]) -> np.ndarray:
         return np.array(values, dtype=object)
 
 
+def _taken(rows: list[tuple[Any, ...]], schema: pa.Schema, index: np.ndarray) -> list[Any]:
+    """Rows given as tuples in ``schema`` order, taken at ``index``, as one column each: integer columns
+    through numpy (fancy indexing costs less than an Arrow ``take`` on a small table), others by Arrow."""
+    if not rows:
+        return [pa.array([], type=f.type) for f in schema]
+    out: list[Any] = []
+    taker = None
+    for values, f in zip(zip(*rows, strict=True), schema, strict=True):
+        if f.type == I32:
+            try:
+                out.append(np.fromiter(values, dtype=np.int32, count=len(values))[index])
+                continue
+            except TypeError:  # a null
+                pass
+        if taker is None:
+            taker = pa.array(index)
+        out.append(pa.array(values, type=f.type).take(taker))
+    return out
+
+
 def _table(columns: dict[str, Any], schema: pa.Schema) -> pa.Table:
     """Arrays (numpy arrays, or Python lists) by column name, as a table of ``schema``."""
     arrays = [
@@ -973,8 +1005,9 @@ _PIECES = pa.schema(  # tiles_on_board ... links_on_board
 _COUNTS = pa.schema([ACTIONS_SCHEMA.field(name) for name in ACTIONS_SCHEMA.names[13:23]])
 
 
-def _per_action_tables(replay: Replay, gid: str) -> dict[str, pa.Table]:
-    """The actions, effects, turn_snapshots, board and era_scores tables, in one pass over the steps."""
+def _per_action_tables(replay: Replay, gid: str) -> tuple[dict[str, pa.Table], int]:
+    """The actions, effects, turn_snapshots, board and era_scores tables, in one pass over the steps;
+    and the number of deviation effects (broken rules the replay tolerated)."""
     steps = replay.steps
     initial = replay.initial
     rules = initial.rules
@@ -1118,7 +1151,7 @@ def _per_action_tables(replay: Replay, gid: str) -> dict[str, pa.Table]:
     # one row per action and seat: the per-action columns repeated, the board statistics taken by index
     players = [p for st in states for p in st.players]
     levels = rules.income_levels
-    pieces = pa.Table.from_arrays(_arrays(tracker.pieces, _PIECES), schema=_PIECES).take(_array(piece_rows, I32))
+    pieces = _taken(tracker.pieces, _PIECES, np.fromiter(piece_rows, dtype=np.intp, count=len(piece_rows)))
     snapshots = {
         "game_id": pa.repeat(pa.scalar(gid, STR), n * n_players),
         "action_index": np.repeat(index, n_players),
@@ -1136,7 +1169,7 @@ def _per_action_tables(replay: Replay, gid: str) -> dict[str, pa.Table]:
         "cards_in_hand": [len(p.hand) for p in players],
         "potential_link_vp": link_vp,
         "potential_tile_vp": tile_vp,
-        **{name: pieces.column(name) for name in _PIECES.names},
+        **dict(zip(_PIECES.names, pieces, strict=True)),
         "spent_this_round": spent_col,
     }
     actions_table = _table(actions, ACTIONS_SCHEMA)
@@ -1144,13 +1177,14 @@ def _per_action_tables(replay: Replay, gid: str) -> dict[str, pa.Table]:
     snapshots_table = _table(snapshots, TURN_SNAPSHOTS_SCHEMA)
     board_table = board.table(gid)
     era_scores = _era_scores(gid, n_players, vp_effects, era_ends)
-    return {
+    tables = {
         "actions": actions_table,
         "effects": effects_table,
         "turn_snapshots": snapshots_table,
         "board": board_table,
         "era_scores": era_scores,
     }
+    return tables, columns[0].count("deviation")
 
 
 _ERA_SCORE_COLUMNS = ERA_SCORES_SCHEMA.names[3:]  # link_vp ... tiles_scored
@@ -1323,13 +1357,21 @@ class _BoardTable:
         return out
 
     def table(self, gid: str) -> pa.Table:
-        rounds = pa.Table.from_arrays(_arrays(self.rounds, _BOARD_BASE), schema=_BOARD_BASE)
+        # a round's rows are consecutive: its values repeated as many times as it has rows
+        of_round = np.bincount(
+            np.fromiter(self.round_of_row, dtype=np.intp, count=len(self.round_of_row)), minlength=len(self.rounds)
+        )
+        era, *rest = zip(*self.rounds, strict=True) if self.rounds else ((),) * len(_BOARD_BASE)
+        rounds = [
+            pa.array(era, type=STR).take(pa.array(np.repeat(np.arange(len(of_round)), of_round))),
+            *[np.repeat(_numbers(c), of_round) for c in rest[:-1]],
+            np.repeat(np.array(rest[-1], dtype=bool), of_round),
+        ]
         pieces = pa.Table.from_arrays(_arrays(self.pieces, _BOARD_PIECE), schema=_BOARD_PIECE)
-        rounds = rounds.take(_array(self.round_of_row, I32))
         pieces = pieces.take(_array(self.piece_of_row, I32))
         columns = {
             "game_id": pa.repeat(pa.scalar(gid, STR), len(self.piece_of_row)),
-            **{name: rounds.column(name) for name in _BOARD_BASE.names},
+            **dict(zip(_BOARD_BASE.names, rounds, strict=True)),
             **{name: pieces.column(name) for name in _BOARD_PIECE.names},
         }
         return _table(columns, BOARD_SCHEMA)
