@@ -2,23 +2,31 @@
 
 Rows:
 
-* ingest throughput, games/s and actions/s per worker, into a fresh store: local ingest into DuckDB and
-  into a Parquet dataset with 1 and 2 worker processes, and a Dask LocalCluster of 1 and 2 workers
-  (started before the clock, as a real cluster would be running already); scaling efficiency
-  = rate(2 workers) / (2 x rate(1 worker));
-* client peak memory (peak RSS of the process running ``ingest``, measured in a child process) for
-  ``--rss-games`` games (default 1,000 and 10,000) on a 2-worker LocalCluster: flat when the file
-  list is streamed and the client never gathers the games' tables;
-* query latency over a ``--big``-game Parquet dataset (default 100,000), built by replicating an
-  ingested corpus under new game ids: ``stats --by seat|strategy|opening``, ``income`` and ``vp`` of
-  one game, and a corpus-wide mean income curve (median of ``--repeat`` runs, in this process, from
-  opening the dataset to the finished table).
+* ``ingest``: throughput, games/s and actions/s per worker, into a fresh store: local ingest into DuckDB
+  and into a Parquet dataset, and a Dask LocalCluster (started before the clock, as a real cluster would
+  be running already), with each of ``--workers`` (default 1,2); scaling efficiency of W workers =
+  rate(W) / (W x rate(1)). Wall-clock: meaningful only on a machine with a core per worker and
+  nothing else running;
+* ``costs``: the per-game CPU costs from one-process runs, which a loaded machine inflates little:
+  the worker's task (replay, tables, its Parquet files), the parent's commit (DuckDB bulk load, or
+  the Parquet commit record) and the end-of-run merge of a dataset's batches; and the scaling
+  efficiency they predict for 2-32 workers (see :func:`efficiency`);
+* ``rss``: client peak memory (peak RSS of the process running ``ingest``, measured in a child process)
+  for ``--rss-games`` games (default 1,000 and 10,000) on a 2-worker LocalCluster: flat when the file
+  list is streamed, the client never gathers the games' tables and the merge runs on a worker;
+* ``queries``: latency over a ``--big``-game Parquet dataset (default 100,000), built by replicating an
+  ingested corpus under new game ids: ``stats --by seat|strategy|opening``, ``income``, ``vp`` and
+  ``report`` of one game, ``games`` (the whole list), a corpus-wide mean income curve (one SQL query)
+  and the ``curves`` command (median of ``--repeat`` runs, in this process, from opening the dataset to
+  the finished output; wall and CPU seconds, CPU counting DuckDB's threads).
 
 The games are the sample games shipped in the package, replicated under other player names (distinct
-game ids, the same replay work). Every number is a median of ``--repeat`` runs, wall-clock. On a
-shared machine the numbers are noisy: compare rows of one run, not runs of different days. Example::
+game ids, the same replay work), imported as played (the real gm7vza-4p breaks D1). Every number is a
+median of ``--repeat`` runs. On a shared machine the wall-clock numbers are noisy: compare rows of one
+run, not runs of different days. Examples::
 
     python benchmarks/bench_scale.py --games 400 --rss-games 1000,10000 --big 100000 --repeat 3
+    python benchmarks/bench_scale.py --only ingest,costs --games 2000 --workers 1,2,4,8,16 --repeat 3
 """
 
 from __future__ import annotations
@@ -39,6 +47,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from brass_stats.engine.policy import AS_PLAYED  # noqa: E402
 from brass_stats.log.format import GameLog  # noqa: E402
 from brass_stats.storage import ingest  # noqa: E402
 
@@ -61,6 +70,7 @@ def make_corpus(folder: Path, n: int) -> int:
 
 
 PARENT: dict[str, float] = {}
+COSTS: dict[str, dict[str, float]] = {}  # per store: CPU ms per game of the worker's task, the commit, the merge
 
 
 def timed_ingest(corpus: Path, repeat: int, store: str = "parquet", **kwargs: Any) -> tuple[float, int, int]:
@@ -71,29 +81,101 @@ def timed_ingest(corpus: Path, repeat: int, store: str = "parquet", **kwargs: An
     """
     times, stored, actions = [], 0, 0
     commit, task = [], []
+    cpu: dict[str, list[float]] = {"task": [], "commit": [], "compact": [], "compact_wall": []}
     for _ in range(repeat):
         with tempfile.TemporaryDirectory(dir=corpus.parent) as d:
             target = {"db": Path(d) / "b.duckdb"} if store == "db" else {"parquet_dir": Path(d) / "pq"}
             start = time.perf_counter()
-            report = ingest([corpus], progress=False, **target, **kwargs)
+            report = ingest([corpus], progress=False, policy=AS_PLAYED, **target, **kwargs)
             times.append(time.perf_counter() - start)
             assert report.failed == 0, report.failures[:3]
             stored, actions = report.stored, report.stored_actions
             commit.append(report.commit_seconds / report.stored)
             task.append(report.task_seconds / report.stored)
+            cpu["task"].append(report.task_cpu_seconds / report.stored * 1000)
+            cpu["commit"].append(report.commit_cpu_seconds / report.stored * 1000)
+            cpu["compact"].append(report.compact_cpu_seconds / report.stored * 1000)
+            cpu["compact_wall"].append(report.compact_seconds / report.stored * 1000)
     PARENT.update(commit=statistics.median(commit), task=statistics.median(task))
+    PARENT.update({f"{k}_cpu_ms": statistics.median(v) for k, v in cpu.items()})
     return statistics.median(times), stored, actions
 
 
-def bench_ingest(corpus: Path, repeat: int) -> list[dict[str, Any]]:
+def efficiency(task: float, commit: float, merge: float, workers: int, largest_part: float = 0.0) -> float:
+    """Scaling efficiency of ``workers`` workers on as many cores against one, from per-game costs (one unit).
+
+    Each worker replays and writes its games (``task`` per game, in parallel); the parent commits each
+    finished batch (``commit`` per game, one batch at a time while the workers go on, on the same cores:
+    it keeps up while ``commit <= (task + commit) / workers``); a dataset's batches are then merged on
+    the workers (``merge`` per game in all; its tail is ``max(largest_part, merge / workers)``, a table
+    partition per task). Time per game on W cores: ``max((task + commit) / W, commit) + max(largest_part,
+    merge / W)``; on one: ``task + commit + merge``.
+    """
+    one = task + commit + merge
+    many = max((task + commit) / workers, commit) + max(largest_part, merge / workers)
+    return one / (workers * many)
+
+
+def largest_merge_part(corpus: Path) -> float:
+    """CPU ms per game of merging a run's largest table partition: the merge's tail on many workers (a run of
+    20,000 games or more is merged a partition per task)."""
+    import importlib
+
+    from brass_stats.storage.dataset import read_commits
+
+    ingest_module = importlib.import_module("brass_stats.storage.ingest")
+    with tempfile.TemporaryDirectory(dir=corpus.parent) as d:
+        root = Path(d) / "pq"
+        ingest([corpus], parquet_dir=root, workers=1, progress=False, policy=AS_PLAYED, compact=False)
+        commits = read_commits(root)
+        games = sum(c.games for c in commits)
+        split = ingest_module.MERGE_SPLIT_GAMES
+        ingest_module.MERGE_SPLIT_GAMES = (0, 0)  # as a run of 20,000 games or more is merged: by partition
+        try:
+            parts = ingest_module.merge_parts(commits)
+        finally:
+            ingest_module.MERGE_SPLIT_GAMES = split
+        times = []
+        for part in parts:
+            start = time.process_time()
+            ingest_module.merge_files(str(root), [c.batch for c in commits], part)
+            times.append(time.process_time() - start)
+    return max(times) / games * 1000
+
+
+def bench_costs(corpus: Path, repeat: int) -> list[dict[str, Any]]:
+    """The per-game costs in CPU time, from one-process runs (no worker competes with the parent), and the model."""
+    rows = []
+    for store in ("db", "parquet"):
+        timed_ingest(corpus, repeat, store, workers=1)
+        c = {k: PARENT[f"{k}_cpu_ms"] for k in ("task", "commit", "compact", "compact_wall")}
+        part = statistics.median(largest_merge_part(corpus) for _ in range(repeat)) if store == "parquet" else 0.0
+        COSTS[store] = {**c, "largest_part": part}
+        rows.append(
+            {
+                "what": f"per-game CPU ms, ingest -> {'DuckDB' if store == 'db' else 'Parquet'}",
+                "worker_task_ms": round(c["task"], 2),
+                "parent_commit_ms": round(c["commit"], 3),
+                "merge_ms": round(c["compact"], 3),
+                "merge_largest_part_ms": round(part, 3),
+                **{
+                    f"model_efficiency_{w}": round(efficiency(c["task"], c["commit"], c["compact"], w, part), 3)
+                    for w in (2, 4, 8, 16, 32)
+                },
+            }
+        )
+        print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def bench_ingest(corpus: Path, repeat: int, counts: list[int]) -> list[dict[str, Any]]:
+    """Wall-clock throughput with each number of workers; efficiency of W workers = rate(W) / (W x rate(1))."""
     from distributed import LocalCluster
 
     rows: list[dict[str, Any]] = []
 
     def row(what: str, workers: int, seconds: float, games: int, actions: int) -> None:
-        # the parent commits while workers work: with W workers it keeps up while
-        # commit time per game <= task time per game / W; the bound on efficiency at 16 workers follows
-        commit, task = PARENT["commit"], PARENT["task"]
+        c = {k: PARENT[f"{k}_cpu_ms"] for k in ("task", "commit", "compact")}
         rows.append(
             {
                 "what": what,
@@ -101,35 +183,40 @@ def bench_ingest(corpus: Path, repeat: int) -> list[dict[str, Any]]:
                 "seconds": round(seconds, 2),
                 "games_per_s_per_worker": round(games / seconds / workers, 1),
                 "actions_per_s_per_worker": round(actions / seconds / workers),
-                "parent_commit_ms_per_game": round(commit * 1000, 2),
-                "worker_task_ms_per_game": round(task * 1000, 2),
-                "parent_bound_efficiency_at_16": round(min(1.0, task / (16 * commit)) if commit else 1.0, 3),
+                "worker_task_cpu_ms_per_game": round(c["task"], 2),
+                "parent_commit_cpu_ms_per_game": round(c["commit"], 3),
+                "merge_cpu_ms_per_game": round(c["compact"], 3),
             }
         )
         print(json.dumps(rows[-1]), flush=True)
 
-    for workers in (1, 2):
+    for workers in counts:
         s, g, a = timed_ingest(corpus, repeat, "db", workers=workers)
         row("local ingest -> DuckDB", workers, s, g, a)
         s, g, a = timed_ingest(corpus, repeat, workers=workers)
         row("local ingest -> Parquet", workers, s, g, a)
-    for workers in (1, 2):
+    for workers in counts:
         with LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None, silence_logs=40) as lc:
             s, g, a = timed_ingest(corpus, repeat, cluster=lc.scheduler_address)
         row("Dask LocalCluster -> Parquet", workers, s, g, a)
     for what in ("local ingest -> DuckDB", "local ingest -> Parquet", "Dask LocalCluster -> Parquet"):
-        one, two = (r for r in rows if r["what"] == what)
-        eff = two["games_per_s_per_worker"] / one["games_per_s_per_worker"]
-        print(json.dumps({"what": what, "scaling_efficiency_2_vs_1": round(eff, 3)}), flush=True)
-        rows.append({"what": what, "scaling_efficiency_2_vs_1": round(eff, 3)})
+        mine = {r["workers"]: r for r in rows if r.get("what") == what and "workers" in r}
+        one = mine[min(mine)]
+        for w, r in sorted(mine.items()):
+            if w == min(mine):
+                continue
+            eff = r["games_per_s_per_worker"] / one["games_per_s_per_worker"]
+            rows.append({"what": what, f"scaling_efficiency_{w}_vs_{min(mine)}": round(eff, 3)})
+            print(json.dumps(rows[-1]), flush=True)
     return rows
 
 
 _RSS_CHILD = """
 import json, resource, sys, time
+from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.storage import ingest
 start = time.perf_counter()
-r = ingest([sys.argv[1]], parquet_dir=sys.argv[2], cluster=sys.argv[3], progress=False)
+r = ingest([sys.argv[1]], parquet_dir=sys.argv[2], cluster=sys.argv[3], progress=False, policy=AS_PLAYED)
 print(json.dumps({"stored": r.stored, "failed": r.failed, "seconds": time.perf_counter() - start,
                   "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
@@ -215,8 +302,8 @@ def bench_queries(big: Path, repeat: int) -> list[dict[str, Any]]:
 
     from click.testing import CliRunner
 
-    from brass_stats.analysis.cli import income_command, vp_command
-    from brass_stats.analysis.corpus_cli import stats_command
+    from brass_stats.analysis.cli import games_command, income_command, report_command, vp_command
+    from brass_stats.analysis.corpus_cli import curves_command, stats_command
     from brass_stats.storage.corpus import open_corpus
 
     con = open_corpus(parquet=big)
@@ -230,7 +317,22 @@ def bench_queries(big: Path, repeat: int) -> list[dict[str, Any]]:
         )
     cases.append(("income GAME", lambda: runner.invoke(income_command, [gid, "--parquet", str(big)])))
     cases.append(("vp GAME", lambda: runner.invoke(vp_command, [gid, "--parquet", str(big)])))
+    out = big.parent / "bench-report.html"
+    cases.append(
+        (
+            "report GAME --no-viewer",
+            lambda: runner.invoke(report_command, [gid, "--parquet", str(big), "--out", str(out), "--no-viewer"]),
+        )
+    )
+    games_csv = ["--parquet", str(big), "--format", "csv"]
+    cases.append(("games (list all, csv)", lambda: runner.invoke(games_command, games_csv)))
     cases.append(("mean income curve (corpus)", lambda: open_corpus(parquet=big).execute(MEAN_INCOME_CURVE).df()))
+    cases.append(
+        (
+            "curves --metric income --by result",
+            lambda: runner.invoke(curves_command, ["--parquet", str(big), "--metric", "income", "--by", "result"]),
+        )
+    )
     rows = []
     for what, fn in cases:
         times, cpu = [], []
@@ -257,10 +359,11 @@ def bench_queries(big: Path, repeat: int) -> list[dict[str, Any]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=400, help="games for the throughput rows")
+    ap.add_argument("--workers", default="1,2", help="comma-separated worker counts for the throughput rows")
     ap.add_argument("--rss-games", default="1000,10000", help="comma-separated corpus sizes for client memory")
     ap.add_argument("--big", type=int, default=100_000, help="games in the dataset for query latency (0: skip)")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--only", default="ingest,rss,queries")
+    ap.add_argument("--only", default="ingest,costs,rss,queries")
     ap.add_argument("--work", type=Path, default=None, help="working folder (default: a temporary one)")
     args = ap.parse_args()
     only = set(args.only.split(","))
@@ -269,17 +372,19 @@ def main() -> None:
     print(json.dumps({"cpus": os.cpu_count(), "python": sys.version.split()[0], "work": str(work)}), flush=True)
     try:
         corpus = work / "corpus"
-        if "ingest" in only or "queries" in only:
+        if only & {"ingest", "costs", "queries"}:
             actions = make_corpus(corpus, args.games)
             print(json.dumps({"corpus_games": args.games, "corpus_actions": actions}), flush=True)
         if "ingest" in only:
-            bench_ingest(corpus, args.repeat)
+            bench_ingest(corpus, args.repeat, [int(x) for x in args.workers.split(",")])
+        if "costs" in only:
+            bench_costs(corpus, args.repeat)
         if "rss" in only:
             bench_rss(work, [int(x) for x in args.rss_games.split(",") if x])
         if "queries" in only and args.big:
             base = work / "base-pq"
             if not base.exists():
-                ingest([corpus], parquet_dir=base, workers=2, progress=False)
+                ingest([corpus], parquet_dir=base, workers=2, progress=False, policy=AS_PLAYED)
             big = work / f"big-{args.big}-pq"
             if not big.exists():  # building it takes minutes: reuse it with --work
                 start = time.perf_counter()

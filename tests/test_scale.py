@@ -163,6 +163,25 @@ def test_two_local_workers_write_the_same_dataset_as_one(logs: Path, tmp_path: P
     assert_same_rows(open_corpus(parquet=tmp_path / "one"), open_corpus(parquet=tmp_path / "two"))
 
 
+@pytest.mark.parametrize("split", [(0, 10**9), (0, 0)], ids=["a-task-per-table", "a-task-per-partition"])
+def test_the_merge_split_into_tasks_gives_the_same_dataset(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, split: tuple[int, int]
+) -> None:
+    """A large run's batches are merged a table, or a table's partition, per task on the workers: the
+    same rows as the one merge of a small run, one file per table and partition, one commit."""
+    one = ingest([logs], parquet_dir=tmp_path / "one", workers=1, progress=False, policy=AS_PLAYED, batch_size=2)
+    ingest_module = importlib.import_module("brass_stats.storage.ingest")
+    monkeypatch.setattr(ingest_module, "MERGE_SPLIT_GAMES", split)
+    many = ingest([logs], parquet_dir=tmp_path / "many", workers=2, progress=False, policy=AS_PLAYED, batch_size=2)
+    assert (one.stored, one.failed) == (many.stored, many.failed) == (N_GAMES, 1)
+    assert_same_rows(open_corpus(parquet=tmp_path / "one"), open_corpus(parquet=tmp_path / "many"))
+    assert len(read_commits(tmp_path / "many")) == 1
+    for name in SCHEMAS:
+        for folder in {f.parent for f in dataset_files(tmp_path / "many").get(name, [])}:
+            assert len(list(folder.glob("*.parquet"))) == 1, folder
+    assert not (tmp_path / "many" / "_tmp").exists()
+
+
 def test_appending_to_a_dataset_and_importing_again(logs: Path, tmp_path: Path) -> None:
     part = tmp_path / "part"
     part.mkdir()
@@ -192,6 +211,31 @@ def test_a_game_met_twice_in_one_run_is_stored_once(logs: Path, tmp_path: Path) 
     for con in (open_corpus(parquet=tmp_path / "pq"), open_corpus(db=tmp_path / "g.duckdb")):
         assert con.execute("SELECT count(*) FROM games").fetchone() == (1,)
         assert con.execute("SELECT count(DISTINCT action_index) = count(*) FROM actions").fetchone() == (True,)
+
+
+def test_duckdb_loads_in_groups_of_batches_give_the_same_rows(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The parent loads finished batches into DuckDB a group at a time (one transaction, one statement per
+    table): groups of 2 games, with a game met twice across groups and a failure, store what one group does."""
+    d = tmp_path / "in"
+    shutil.copytree(logs, d)
+    shutil.copy(next(iter(sorted(logs.glob("random-*.json")))), d / "zz-again.json")  # a repeat, in a later batch
+    one = ingest([d], tmp_path / "one.duckdb", workers=1, progress=False, policy=AS_PLAYED, batch_size=1)
+    ingest_module = importlib.import_module("brass_stats.storage.ingest")
+    monkeypatch.setattr(ingest_module.DuckDBCommitter, "group_games", 2)
+    loads: list[int] = []
+    flush = ingest_module.DuckDBCommitter.flush
+
+    def counted(self: object) -> None:
+        loads.append(len(self.waiting))  # type: ignore[attr-defined]
+        flush(self)
+
+    monkeypatch.setattr(ingest_module.DuckDBCommitter, "flush", counted)
+    groups = ingest([d], tmp_path / "groups.duckdb", workers=1, progress=False, policy=AS_PLAYED, batch_size=1)
+    assert len([n for n in loads if n]) >= 3  # several groups were loaded
+    assert (one.stored, one.skipped, one.failed) == (groups.stored, groups.skipped, groups.failed) == (N_GAMES, 1, 1)
+    assert_same_rows(open_corpus(db=tmp_path / "one.duckdb"), open_corpus(db=tmp_path / "groups.duckdb"))
 
 
 def test_one_bad_file_never_stops_an_import(logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

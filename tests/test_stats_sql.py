@@ -2,10 +2,10 @@
 
 ``stats --by opening`` takes each player's first actions with a top-N aggregate over the first rounds
 only, ``stats`` joins its dimensions in DuckDB and reads only the columns it needs, strategies are
-labelled without a Python call per player-game and the win table is aggregated per column, not per
-bucket. Each is compared here with the straightforward version, on the sample corpus and on a copy
-doctored to reach the slow paths (a game that ends early, a player without an action in a round, a
-build without an industry).
+labelled without a Python call per player-game, the win table is aggregated per column, not per
+bucket, and ``curves`` summarise the rounds in DuckDB. Each is compared here with the straightforward
+version, on the sample corpus and on a copy doctored to reach the slow paths (a game that ends early,
+a player without an action in a round, a build without an industry).
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from brass_stats.analysis.cli import sample_games_dir
+from brass_stats.analysis.curves import band, curves, round_values
+from brass_stats.analysis.filters import CorpusFilter
 from brass_stats.analysis.stats import (
     DIMENSIONS,
     STATS_COLUMNS,
@@ -205,3 +207,31 @@ def test_stats_equal_the_bucket_by_bucket_reference(sample: Path, by: list[str])
         expected = reference_win_table(pg, by, min_games)
         assert len(expected) >= 1
         pd.testing.assert_frame_equal(got, expected)
+
+
+@pytest.mark.parametrize(
+    "metric, by",
+    [
+        ("income", ["result"]),
+        ("money", ["final_rank"]),
+        ("vp", ["player_count", "seat"]),
+        ("potential_vp", ["strategy"]),
+        ("income", ["opening"]),
+        ("income", ["loans", "turn_position"]),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "+".join(v),
+)
+def test_curves_equal_the_plain_band_of_every_round(sample: Path, metric: str, by: list[str]) -> None:
+    """Curves summarise the rounds in DuckDB, with the dimensions computed once per player-game: the same
+    table as the bands of every player-game's round values with its dimensions, in pandas."""
+    con = duckdb.connect(str(sample), read_only=True)
+    values = add_dimensions(con, round_values(con, metric), by)
+    for min_games in (1, 8):
+        expected = band(values, [*by, "round"], min_games)
+        got = curves(con, metric, by, min_games=min_games)
+        assert len(expected) > 10
+        pd.testing.assert_frame_equal(got, expected, check_dtype=False)
+        assert got.to_csv(index=False) == expected.to_csv(index=False)
+    filtered = curves(con, metric, by, CorpusFilter(players=(3,), source="bot"))
+    plain = add_dimensions(con, round_values(con, metric, CorpusFilter(players=(3,), source="bot")), by)
+    pd.testing.assert_frame_equal(filtered, band(plain, [*by, "round"], 1), check_dtype=False)

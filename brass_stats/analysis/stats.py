@@ -273,7 +273,7 @@ def stats_by(
             raise ValueError(f"unknown dimension {d!r}; choose from {', '.join(DIMENSIONS)}")
     if len(set(dims)) != len(dims):
         raise ValueError("each --by dimension may be given once")
-    return win_table(_player_games_by(con, dims, filters or CorpusFilter(), opening_actions), dims, min_games)
+    return win_table(player_games_by(con, dims, filters or CorpusFilter(), opening_actions), dims, min_games)
 
 
 # the columns of player_games_sql that win_table needs, and those each dimension is made from
@@ -284,13 +284,15 @@ _DIMENSION_COLUMNS = {
     "source_kind": ("source_kind",),
     "turn_position": ("start_turn_position",),
     "loans": ("loans",),
+    "final_rank": ("rank",),
+    "result": ("rank",),
 }
 # dimensions that come from another table, joined in DuckDB (a join of 100,000s of rows is cheaper there)
 _JOINED_IN_SQL = ("opening", "industry")
 
 
-def _player_games_by(
-    con: duckdb.DuckDBPyConnection, dims: Sequence[str], filters: CorpusFilter, opening_actions: int
+def player_games_by(
+    con: duckdb.DuckDBPyConnection, dims: Sequence[str], filters: CorpusFilter, opening_actions: int = 3
 ) -> pd.DataFrame:
     """The player-games of ``filters`` with a column per dimension, as :func:`add_dimensions` on
     :func:`player_games` gives them (same rows, same order), reading only the columns the statistics need."""
@@ -352,6 +354,7 @@ __all__ = [
     "openings",
     "opening_sequences",
     "player_games",
+    "player_games_by",
     "stats_by",
     "wilson",
     "win_table",

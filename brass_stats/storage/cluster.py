@@ -142,5 +142,14 @@ class DaskRunner:
         except WorkerLost:
             return worker_died(path, dest, new_batch_id())
 
+    def map_calls(self, fn: Callable[..., R], calls: list[tuple[Any, ...]]) -> list[R]:
+        futures = [self.client.submit(fn, *args, pure=False) for args in calls]
+        try:
+            results: list[R] = self.client.gather(futures)
+        finally:
+            for fut in futures:
+                fut.release()
+        return results
+
     def close(self) -> None:
         self.cluster.close()

@@ -34,7 +34,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import pyarrow as pa
 
@@ -46,6 +46,8 @@ from ..validate import replay_and_judge
 from .dataset import DatasetWriter, filter_games, new_batch_id, write_batch_files
 from .duckdb_store import FAILURES_SCHEMA, Store
 from .tables import SCHEMAS, game_id, game_tables
+
+R = TypeVar("R")
 
 
 @dataclass
@@ -95,6 +97,7 @@ class BatchResult:
     actions: int = 0  # actions replayed (stored games and failures)
     stored_actions: int = 0  # actions of the games in the files
     seconds: float = 0.0  # time inside the task
+    cpu_seconds: float = 0.0  # CPU time of the task's process inside the task
     worker: str = ""
     flagged: list[Outcome] = field(default_factory=list)  # stored with a disagreeing result or deviations
 
@@ -111,7 +114,11 @@ class IngestReport:
     result_differs: list[Outcome] = field(default_factory=list)  # stored with a disagreeing declared result
     as_played: list[Outcome] = field(default_factory=list)  # stored with deviations
     task_seconds: float = 0.0  # summed over tasks: the work the workers did
+    task_cpu_seconds: float = 0.0  # the same in CPU time (what a loaded machine inflates least)
     commit_seconds: float = 0.0  # the parent's own work: committing batches (the serial part of a run)
+    commit_cpu_seconds: float = 0.0  # the same in CPU time of this process (DuckDB's threads included)
+    compact_seconds: float = 0.0  # merging a dataset's new batches at the end (serial, after the workers)
+    compact_cpu_seconds: float = 0.0
     stored_actions: int = 0
 
     @property
@@ -234,7 +241,7 @@ def run_batch(
     policy: ChoicePolicy = STRICT,
 ) -> BatchResult:
     """Process a batch of files and write its tables under ``dest`` (not committed); the task of every worker."""
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     result = BatchResult(batch, [], [], worker=f"{socket.gethostname()}:{os.getpid()}")
     parts: dict[str, list[pa.Table]] = {name: [] for name in SCHEMAS}
     seen: set[str] = set()
@@ -263,6 +270,7 @@ def run_batch(
     result.files = write_batch_files(dest, batch, tables, partitioned, "zstd" if partitioned else "none")
     result.failures = [o.without_tables() for o in failed]
     result.seconds = time.perf_counter() - start
+    result.cpu_seconds = time.process_time() - start_cpu
     return result
 
 
@@ -282,6 +290,10 @@ class Runner(Protocol):
 
     def alone(self, path: str, dest: str, partitioned: bool) -> BatchResult:
         """One file in a process of its own, after its batch's process died: a failure if it dies again."""
+        ...
+
+    def map_calls(self, fn: Callable[..., R], calls: list[tuple[Any, ...]]) -> list[R]:
+        """``fn(*args)`` for each ``args`` on the workers, in parallel, waited for (the end-of-run merge)."""
         ...
 
     def close(self) -> None: ...
@@ -314,6 +326,9 @@ class InlineRunner:
 
     def alone(self, path: str, dest: str, partitioned: bool) -> BatchResult:
         return _alone(path, self.known, dest, partitioned, self.policy)
+
+    def map_calls(self, fn: Callable[..., R], calls: list[tuple[Any, ...]]) -> list[R]:
+        return [fn(*args) for args in calls]
 
     def close(self) -> None:
         pass
@@ -368,6 +383,15 @@ class ProcessRunner:
     def alone(self, path: str, dest: str, partitioned: bool) -> BatchResult:
         return _alone(path, self.known, dest, partitioned, self.policy)
 
+    def map_calls(self, fn: Callable[..., R], calls: list[tuple[Any, ...]]) -> list[R]:
+        try:
+            futures = [self.pool.submit(fn, *args) for args in calls]
+        except BrokenProcessPool:  # the pool broke earlier in the run: fresh processes
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = self._new_pool()
+            futures = [self.pool.submit(fn, *args) for args in calls]
+        return [f.result() for f in futures]
+
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
@@ -405,13 +429,24 @@ class _Committer(Protocol):
 
     def commit(self, results: list[BatchResult]) -> int: ...
 
+    def flush(self) -> None: ...
+
     def close(self) -> None: ...
 
 
 class DuckDBCommitter:
-    """Bulk-loads finished batches' staging files into the DuckDB store, one transaction per group."""
+    """Bulk-loads finished batches' staging files into the DuckDB store, a group of batches per transaction.
+
+    A DuckDB transaction's commit costs as much as loading a few dozen games (it writes the log and
+    checkpoints), and the parent does it alone while the workers replay: batches are accepted as they
+    finish (new games counted, repeats dropped) and loaded together once :attr:`group_games` games or
+    :attr:`group_seconds` seconds have gathered, one statement per table. A killed run loses the
+    gathered batches (never part of a game); the next run imports them again.
+    """
 
     partitioned = False
+    group_games = 512
+    group_seconds = 10.0
 
     def __init__(self, store: Store, stored: set[str]) -> None:
         self.store, self.stored = store, stored
@@ -419,48 +454,72 @@ class DuckDBCommitter:
         # we hold the database's write lock: anything staged there is a killed run's leftover
         shutil.rmtree(self.dest, ignore_errors=True)
         self.dest.mkdir(parents=True)
+        self.waiting: list[tuple[BatchResult, list[str] | None]] = []  # a batch, and the ids to keep if not all
+        self.waiting_games = 0
+        self.since = time.monotonic()
 
     def commit(self, results: list[BatchResult]) -> int:
-        con = self.store.con
+        """Accept finished batches: returns the games new to the store; loads them when a group is full."""
         new = 0
+        for r in results:
+            ids = [g for g in r.game_ids if g not in self.stored]
+            self.waiting.append((r, None if len(ids) == len(r.game_ids) else ids))
+            self.stored.update(ids)
+            self.waiting_games += len(ids)
+            new += len(ids)
+        if self.waiting_games >= self.group_games or time.monotonic() - self.since >= self.group_seconds:
+            self.flush()
+        return new
+
+    def flush(self) -> None:
+        """Load every accepted batch in one transaction."""
+        waiting, self.waiting, self.waiting_games = self.waiting, [], 0
+        self.since = time.monotonic()
+        if not waiting:
+            return
+        con = self.store.con
+        whole: dict[str, list[str]] = {}  # table -> staging files loaded whole
+        failures: list[str] = []
+        new: list[str] = []
         con.execute("BEGIN TRANSACTION")
         try:
-            for r in results:
-                ids = [g for g in r.game_ids if g not in self.stored]
-                keep = None if len(ids) == len(r.game_ids) else ids
-                by_table: dict[str, list[str]] = {}
+            for r, keep in waiting:
+                new += r.game_ids if keep is None else keep
                 for rel in r.files:
-                    by_table.setdefault(rel.split("/", 1)[0], []).append(str(self.dest / rel))
-                for name, files in by_table.items():
-                    listing = "[" + ", ".join(_sql_str(f) for f in files) + "]"
+                    name, path = rel.split("/", 1)[0], str(self.dest / rel)
                     if name == "failures":
-                        con.execute(f"DELETE FROM failures WHERE file IN (SELECT file FROM read_parquet({listing}))")
-                        con.execute(f"INSERT INTO failures BY NAME SELECT * FROM read_parquet({listing})")
+                        failures.append(path)
                     elif keep is None:
-                        con.execute(f'INSERT INTO "{name}" BY NAME SELECT * FROM read_parquet({listing})')
-                    elif keep:
+                        whole.setdefault(name, []).append(path)
+                    elif keep:  # a batch with games stored already: only the others
                         con.execute(
-                            f'INSERT INTO "{name}" BY NAME SELECT * FROM read_parquet({listing}) '
+                            f'INSERT INTO "{name}" BY NAME SELECT * FROM read_parquet({_listing([path])}) '
                             "WHERE list_contains(?, game_id)",
                             [keep],
                         )
-                if ids:
-                    con.execute("DELETE FROM failures WHERE list_contains(?, game_id)", [ids])
-                self.stored.update(ids)
-                new += len(ids)
+            for name, files in whole.items():
+                con.execute(f'INSERT INTO "{name}" BY NAME SELECT * FROM read_parquet({_listing(files)})')
+            if failures:
+                listing = _listing(failures)
+                con.execute(f"DELETE FROM failures WHERE file IN (SELECT file FROM read_parquet({listing}))")
+                con.execute(f"INSERT INTO failures BY NAME SELECT * FROM read_parquet({listing})")
+            if new:
+                con.execute("DELETE FROM failures WHERE list_contains(?, game_id)", [new])
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
-            for r in results:
-                self.stored.difference_update(r.game_ids)
+            self.stored.difference_update(new)
             raise
-        for r in results:
+        for r, _ in waiting:
             for rel in r.files:
                 (self.dest / rel).unlink(missing_ok=True)
-        return new
 
     def close(self) -> None:
         shutil.rmtree(self.dest, ignore_errors=True)
+
+
+def _listing(paths: list[str]) -> str:
+    return "[" + ", ".join(_sql_str(f) for f in paths) + "]"
 
 
 class DatasetCommitter:
@@ -487,6 +546,9 @@ class DatasetCommitter:
             self.stored.update(ids)
             new += len(ids)
         return new
+
+    def flush(self) -> None:
+        pass
 
     def close(self) -> None:
         pass
@@ -582,9 +644,10 @@ def run_import(
 
     def account(results: list[BatchResult]) -> None:
         n = sum(len(r.game_ids) for r in results)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         stored = committer.commit(results)
         report.commit_seconds += time.perf_counter() - t0
+        report.commit_cpu_seconds += time.process_time() - c0
         report.stored += stored
         report.skipped += n - stored
         for r in results:
@@ -597,6 +660,7 @@ def run_import(
             report.actions += r.actions
             report.stored_actions += r.stored_actions
             report.task_seconds += r.seconds
+            report.task_cpu_seconds += r.cpu_seconds
             advance(r.files_done)
 
     try:
@@ -618,6 +682,15 @@ def run_import(
                     # find the file that killed its worker: every file of the batch in a process of its own
                     results.extend(runner.alone(p, dest, partitioned) for p in paths)
             account(results)
+        t0, c0 = time.perf_counter(), time.process_time()
+        committer.flush()  # what a committer gathered (see DuckDBCommitter)
+        report.commit_seconds += time.perf_counter() - t0
+        report.commit_cpu_seconds += time.process_time() - c0
+    except BaseException:
+        # interrupted (Ctrl-C, an error): the batches that finished are whole, keep them
+        with contextlib.suppress(Exception):
+            committer.flush()
+        raise
     finally:
         for fut in pending:
             with contextlib.suppress(Exception):
@@ -679,18 +752,27 @@ def ingest(
         try:
             with _progress(progress) as advance:
                 run_import(iter_game_files(paths), runner, committer, report, batch_size, in_flight, advance)
+            merge = isinstance(committer, DatasetCommitter) and len(committer.commits) > 1
+            if writer is not None and compact and merge:
+                assert isinstance(committer, DatasetCommitter)
+                # merged by the workers, a table each, committed here
+                t0, c0 = time.perf_counter(), time.process_time()
+                merge_commits(writer, committer.commits, runner)
+                report.compact_seconds = time.perf_counter() - t0
+                report.compact_cpu_seconds = time.process_time() - c0
         finally:
             runner.close()
             committer.close()
-        if writer is not None and compact and isinstance(committer, DatasetCommitter) and len(committer.commits) > 1:
-            merge_commits(writer, committer.commits)
         if store is not None and parquet_dir is not None:
             store.to_parquet(parquet_dir)
     finally:
         if writer is not None:
             writer.close()
         if store is not None and not isinstance(db, Store):
-            store.close()
+            t0, c0 = time.perf_counter(), time.process_time()
+            store.close()  # DuckDB's last checkpoint: the parent's too
+            report.commit_seconds += time.perf_counter() - t0
+            report.commit_cpu_seconds += time.process_time() - c0
     report.seconds = time.perf_counter() - start
     return report
 
@@ -705,26 +787,103 @@ def _dataset_game_ids(root: Path) -> set[str]:
         con.close()
 
 
-def merge_commits(writer: DatasetWriter, batches: list[str]) -> None:
-    """Merge the files of the given commits into one file per table and partition (one commit superseding them)."""
-    import duckdb
+# The merge sorts by game and writes one file per partition: these bound the memory it takes at any
+# corpus size (the sort spills to disk past the limit; partition buffers are flushed in small row groups)
+MERGE_SETTINGS = (
+    "SET memory_limit = '512MB'",
+    "SET partitioned_write_flush_threshold = 32768",
+    "SET write_buffer_row_group_count = 1",
+)
 
-    from .corpus import _no_progress_bar, attach_parquet
-    from .dataset import read_commits, write_version
+
+MERGED_TABLES = (*SCHEMAS, "failures")
+
+
+def merge_commits(writer: DatasetWriter, batches: list[str], runner: Runner | None = None) -> None:
+    """Merge the files of the given commits into one file per table and partition (one commit superseding them).
+
+    Each table's partition (``actions/edition=birmingham/player_count=3``) is merged by a task of its
+    own, on ``runner``'s workers in parallel when given (else here, one after the other), so that the
+    merge after a run takes a fraction of its time on a cluster.
+    """
+    from .dataset import read_commits
 
     wanted = set(batches)
     commits = [c for c in read_commits(writer.root) if c.batch in wanted]
+    parts = merge_parts(commits)
+    calls = [(str(writer.root), batches, part) for part in parts]
+    done = runner.map_calls(merge_files, calls) if runner is not None else [merge_files(*c) for c in calls]
+    files = [f for fs in done for f in fs]
+    shutil.rmtree(writer.root / "_tmp", ignore_errors=True)
+    writer.commit(new_batch_id(), files, games=sum(c.games for c in commits), base=False, supersedes=batches)
+
+
+# a merge task costs about 0.1 s besides its rows: small runs are merged in few tasks
+MERGE_SPLIT_GAMES = (2_000, 20_000)
+
+
+def merge_parts(commits: list[Any]) -> list[str]:
+    """The merge tasks for these commits: ``*`` (every table) for a small run, a table each for a larger
+    one, a table's partition each (``actions/edition=birmingham/player_count=3``) beyond."""
+    games = sum(c.games for c in commits)
+    if games < MERGE_SPLIT_GAMES[0]:
+        return ["*"]
+    if games < MERGE_SPLIT_GAMES[1]:
+        return sorted({rel.split("/", 1)[0] for c in commits for rel in c.files})
+    return sorted({rel.rsplit("/", 1)[0] for c in commits for rel in c.files})  # the file's folder
+
+
+@dataclass
+class _Staged:
+    """Takes the place of a :class:`DatasetWriter` where files are written but not committed (a worker)."""
+
+    root: Path
+    files: list[str] = field(default_factory=list)
+
+    def commit(self, batch: str, files: list[str], games: int, base: bool = False, supersedes: Any = ()) -> None:
+        self.files = list(files)
+
+
+def merge_files(root: str, batches: list[str], part: str = "*") -> list[str]:
+    """Merge ``part`` of the given commits (``*``: every table; a table; or a table's partition, e.g.
+    ``actions/edition=birmingham/player_count=3``) into one file per table and partition, sorted by game,
+    uncommitted; returns its files.
+
+    A merge task: it runs where the games were replayed (a worker process or a Dask worker), so that
+    the importing process never holds the corpus's tables; the caller commits the files. It reads only
+    that partition's files (and the same partition of ``games``, for tables that take their partition
+    columns from it), so its memory is bounded by a partition of one run, and bounded again by
+    :data:`MERGE_SETTINGS`.
+    """
+    import duckdb
+
+    from .corpus import _no_progress_bar, attach_parquet
+    from .dataset import Commit, read_commits, write_version
+
+    staged = _Staged(Path(root))
+    table, _, partition = part.partition("/")
+    wanted = set(batches)
+    # a table's rows take their partition columns from games: its games too, of the same partition
+    prefixes = ("",) if part == "*" else (f"{part}/", f"games/{partition}/" if partition else "games/")
+    only = [
+        Commit(c.seq, c.batch, [rel for rel in c.files if rel.startswith(prefixes)])
+        for c in read_commits(staged.root)
+        if c.batch in wanted
+    ]
+    tmp = staged.root / "_tmp" / new_batch_id()
     con = duckdb.connect(":memory:")
-    # sorting by game spills to disk past this: the importing process's memory stays bounded
-    con.execute("SET memory_limit = '1GB'")
-    con.execute(f"SET temp_directory = '{_sql_str(str(writer.root / '_tmp'))[1:-1]}'")
+    for setting in MERGE_SETTINGS:
+        con.execute(setting)
+    con.execute(f"SET temp_directory = '{_sql_str(str(tmp))[1:-1]}'")
     _no_progress_bar(con)
     try:
-        attach_parquet(con, writer.root, only=commits)
-        write_version(writer, con, [*SCHEMAS, "failures"], base=False, supersedes=[c.batch for c in commits])
+        attach_parquet(con, staged.root, only=only)
+        tables = list(MERGED_TABLES) if part == "*" else [table]
+        write_version(staged, con, tables, base=False)  # type: ignore[arg-type]
     finally:
         con.close()
-        shutil.rmtree(writer.root / "_tmp", ignore_errors=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+    return staged.files
 
 
 class _progress:
