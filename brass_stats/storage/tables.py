@@ -693,6 +693,7 @@ def _detail_column(details: Sequence[dict[str, Any]]) -> list[str]:
 
 
 _RESOURCE_KINDS = {"coal_used": "coal", "iron_used": "iron", "beer_used": "beer"}
+_SUMMED_KINDS = {"money": "money", "vp": "vp", **_RESOURCE_KINDS}  # effect kind -> what the actions sum
 # position of each "<resource>_from_<where>" count in the actions table (after money_spent)
 _FROM_COLUMNS = {
     (res, where): i
@@ -1061,25 +1062,25 @@ def _per_action_tables(replay: Replay, gid: str) -> tuple[dict[str, pa.Table], i
         from_counts = None
         paid = 0
         for e in step.effects:
-            kind = e.kind
-            if kind == "money":
+            res = _SUMMED_KINDS.get(e.kind)
+            if res is None:  # (most effects: nothing summed here)
+                continue
+            if res == "money":
                 if e.amount < 0 and e.cause != "income":
                     spent[e.seat] -= e.amount
                     if e.seat == seat:
                         paid -= e.amount
-            elif kind == "vp":
+            elif res == "vp":
                 vp_effects.append((step.era, e))
-            elif e.seat == seat:
-                res = _RESOURCE_KINDS.get(kind)
-                if res is not None:
-                    src, owner = e.detail["source"], e.detail.get("owner")
-                    used.append((res, src, owner, type(owner)))
-                    where = src if src in ("market", "merchant") else "own" if owner == seat else "opponents"
-                    i = _FROM_COLUMNS.get((res, where))
-                    if i is not None:
-                        if from_counts is None:
-                            from_counts = [0] * len(_FROM_COLUMNS)
-                        from_counts[i] += 1
+            elif e.seat == seat:  # a resource the actor used
+                src, owner = e.detail["source"], e.detail.get("owner")
+                used.append((res, src, owner, type(owner)))
+                where = src if src in ("market", "merchant") else "own" if owner == seat else "opponents"
+                i = _FROM_COLUMNS.get((res, where))
+                if i is not None:
+                    if from_counts is None:
+                        from_counts = [0] * len(_FROM_COLUMNS)
+                    from_counts[i] += 1
         counts.append((paid, *(from_counts or _NO_COUNTS)))
         if used:
             key = tuple(used)
