@@ -533,7 +533,12 @@ def game_tables(replay: Replay, source_file: str | None, gid: str | None = None)
         "players": _players(replay, gid),
         "deviations": deviations,
     }
+    if not deviations:
+        tables["deviations"] = _NO_DEVIATIONS
     return {name: tables[name] if name in tables else _to_table(rows[name], schema) for name, schema in SCHEMAS.items()}
+
+
+_NO_DEVIATIONS = DEVIATIONS_SCHEMA.empty_table()  # (Arrow tables are immutable: one is shared)
 
 
 def _to_table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
