@@ -870,7 +870,8 @@ def merge_files(root: str, batches: list[str], part: str = "*") -> list[str]:
         for c in read_commits(staged.root)
         if c.batch in wanted
     ]
-    tmp = staged.root / "_tmp" / new_batch_id()
+    tmp = staged.root / "_tmp" / new_batch_id()  # where the sort spills: DuckDB makes only the last folder
+    tmp.mkdir(parents=True, exist_ok=True)
     con = duckdb.connect(":memory:")
     for setting in MERGE_SETTINGS:
         con.execute(setting)
