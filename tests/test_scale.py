@@ -100,15 +100,19 @@ def test_cluster_ingest_equals_local_ingest_row_for_row(logs: Path, tmp_path: Pa
     assert a.exit_code == 0 and a.output == b.output
 
 
-def test_cluster_ingest_as_played_stores_the_real_game_that_breaks_d1(tmp_path: Path) -> None:
+def test_cluster_ingest_as_played_stores_the_real_game_that_breaks_d1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """gm7vza-4p (a real server game) gave one seat more links than its link tiles (D1): a strict cluster
     import records it as a failure; run again with --as-played the cluster stores it with its deviations,
-    row for row as a local import as played does, and its failure record is gone."""
+    row for row as a local import as played does, and its failure record is gone. Paths given relative
+    reach the workers absolute (a worker elsewhere runs in another folder)."""
     logs = tmp_path / "logs"
     logs.mkdir()
     convert_golden("gm7vza-4p").save(logs / "gm7vza-4p.json")
     pq, db = tmp_path / "cluster", tmp_path / "local.duckdb"
-    args = ["ingest", str(logs), "--parquet", str(pq), "--cluster", "local:2"]
+    monkeypatch.chdir(tmp_path)
+    args = ["ingest", "logs", "--parquet", "cluster", "--cluster", "local:2"]
     strict = CliRunner().invoke(main, args)
     assert strict.exit_code == 1, strict.output
     assert "0 stored, 0 skipped (already stored), 1 failed" in strict.output

@@ -450,7 +450,7 @@ class DuckDBCommitter:
 
     def __init__(self, store: Store, stored: set[str]) -> None:
         self.store, self.stored = store, stored
-        self.dest = staging_dir(store.path)
+        self.dest = staging_dir(Path(store.path).absolute())  # workers write there, from any folder
         # we hold the database's write lock: anything staged there is a killed run's leftover
         shutil.rmtree(self.dest, ignore_errors=True)
         self.dest.mkdir(parents=True)
@@ -735,7 +735,7 @@ def ingest(
             committer = DuckDBCommitter(store, stored)
         else:
             assert parquet_dir is not None
-            writer = DatasetWriter(parquet_dir)
+            writer = DatasetWriter(Path(parquet_dir).absolute())  # workers write there, from any folder
             stored = _dataset_game_ids(Path(parquet_dir))
             committer = DatasetCommitter(writer, stored)
         known = frozenset(stored)
@@ -751,7 +751,10 @@ def ingest(
             in_flight = 1 if n == 1 else n * 2
         try:
             with _progress(progress) as advance:
-                run_import(iter_game_files(paths), runner, committer, report, batch_size, in_flight, advance)
+                files = iter_game_files(paths)
+                if cluster is not None:  # workers elsewhere, in other folders: paths they can open
+                    files = (f if "://" in f else os.path.abspath(f) for f in files)
+                run_import(files, runner, committer, report, batch_size, in_flight, advance)
             merge = isinstance(committer, DatasetCommitter) and len(committer.commits) > 1
             if writer is not None and compact and merge:
                 assert isinstance(committer, DatasetCommitter)
@@ -870,7 +873,8 @@ def merge_files(root: str, batches: list[str], part: str = "*") -> list[str]:
         for c in read_commits(staged.root)
         if c.batch in wanted
     ]
-    tmp = staged.root / "_tmp" / new_batch_id()
+    tmp = staged.root / "_tmp" / new_batch_id()  # where the sort spills: DuckDB makes only the last folder
+    tmp.mkdir(parents=True, exist_ok=True)
     con = duckdb.connect(":memory:")
     for setting in MERGE_SETTINGS:
         con.execute(setting)
