@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import fields
 from datetime import UTC, datetime
 from itertools import compress
-from operator import is_not, ne
+from operator import is_not, itemgetter, ne
 from typing import Any, Literal
 
 import numpy as np
@@ -533,11 +533,29 @@ def game_tables(replay: Replay, source_file: str | None, gid: str | None = None)
         "players": _players(replay, gid),
         "deviations": deviations,
     }
+    if not deviations:
+        tables["deviations"] = _NO_DEVIATIONS
     return {name: tables[name] if name in tables else _to_table(rows[name], schema) for name, schema in SCHEMAS.items()}
 
 
+_NO_DEVIATIONS = DEVIATIONS_SCHEMA.empty_table()  # (Arrow tables are immutable: one is shared)
+
+
 def _to_table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
-    return pa.Table.from_pylist(rows, schema=schema)
+    """Row dicts (every column named) as a table of ``schema``."""
+    return _rows_table(list(map(itemgetter(*schema.names), rows)), schema)
+
+
+_STRUCTS: dict[pa.Schema, pa.DataType] = {}
+
+
+def _rows_table(rows: list[tuple[Any, ...]], schema: pa.Schema) -> pa.Table:
+    """Rows as tuples in ``schema`` order, as a table: converted by Arrow as one struct array, in one
+    call for every column (a few rows cost less so than one conversion per column)."""
+    struct = _STRUCTS.get(schema)
+    if struct is None:
+        struct = _STRUCTS[schema] = pa.struct(list(schema))
+    return pa.Table.from_struct_array(pa.array(rows, type=struct))
 
 
 def replayed_result(replay: Replay) -> dict[str, Any]:
@@ -680,6 +698,7 @@ def _detail_column(details: Sequence[dict[str, Any]]) -> list[str]:
 
 
 _RESOURCE_KINDS = {"coal_used": "coal", "iron_used": "iron", "beer_used": "beer"}
+_SUMMED_KINDS = {"money": "money", "vp": "vp", **_RESOURCE_KINDS}  # effect kind -> what the actions sum
 # position of each "<resource>_from_<where>" count in the actions table (after money_spent)
 _FROM_COLUMNS = {
     (res, where): i
@@ -1048,25 +1067,25 @@ def _per_action_tables(replay: Replay, gid: str) -> tuple[dict[str, pa.Table], i
         from_counts = None
         paid = 0
         for e in step.effects:
-            kind = e.kind
-            if kind == "money":
+            res = _SUMMED_KINDS.get(e.kind)
+            if res is None:  # (most effects: nothing summed here)
+                continue
+            if res == "money":
                 if e.amount < 0 and e.cause != "income":
                     spent[e.seat] -= e.amount
                     if e.seat == seat:
                         paid -= e.amount
-            elif kind == "vp":
+            elif res == "vp":
                 vp_effects.append((step.era, e))
-            elif e.seat == seat:
-                res = _RESOURCE_KINDS.get(kind)
-                if res is not None:
-                    src, owner = e.detail["source"], e.detail.get("owner")
-                    used.append((res, src, owner, type(owner)))
-                    where = src if src in ("market", "merchant") else "own" if owner == seat else "opponents"
-                    i = _FROM_COLUMNS.get((res, where))
-                    if i is not None:
-                        if from_counts is None:
-                            from_counts = [0] * len(_FROM_COLUMNS)
-                        from_counts[i] += 1
+            elif e.seat == seat:  # a resource the actor used
+                src, owner = e.detail["source"], e.detail.get("owner")
+                used.append((res, src, owner, type(owner)))
+                where = src if src in ("market", "merchant") else "own" if owner == seat else "opponents"
+                i = _FROM_COLUMNS.get((res, where))
+                if i is not None:
+                    if from_counts is None:
+                        from_counts = [0] * len(_FROM_COLUMNS)
+                    from_counts[i] += 1
         counts.append((paid, *(from_counts or _NO_COUNTS)))
         if used:
             key = tuple(used)
@@ -1126,7 +1145,7 @@ def _per_action_tables(replay: Replay, gid: str) -> tuple[dict[str, pa.Table], i
         "locations": locations,
         "industry": industry,
         "level": level,
-        **dict(zip(_COUNTS.names, _arrays(counts, _COUNTS), strict=True)),
+        **dict(zip(_COUNTS.names, _rows_table(counts, _COUNTS).columns, strict=True)),
         "resource_sources": sources,
         "action_json": _action_json_column([s.action for s in steps]),
     }
@@ -1233,13 +1252,9 @@ def _era_scores(
     for era, state in era_ends:
         for p in state.players:
             rows[era_row[era] + p.seat][_VP_AT_END] = p.vp
-    columns = {
-        "game_id": pa.repeat(pa.scalar(gid, STR), len(rows)),
-        "era": [era for era in ERAS for _ in range(n)],
-        "seat": list(range(n)) * len(ERAS),
-        **dict(zip(_ERA_SCORE_COLUMNS, zip(*rows, strict=True), strict=True)),
-    }
-    return _table(columns, ERA_SCORES_SCHEMA)
+    return _rows_table(
+        [(gid, era, seat, *rows[era_row[era] + seat]) for era in ERAS for seat in range(n)], ERA_SCORES_SCHEMA
+    )
 
 
 _BOARD_BASE = pa.schema([BOARD_SCHEMA.field(name) for name in BOARD_SCHEMA.names[1:6]])  # era ... before_scoring
@@ -1367,8 +1382,7 @@ class _BoardTable:
             *[np.repeat(_numbers(c), of_round) for c in rest[:-1]],
             np.repeat(np.array(rest[-1], dtype=bool), of_round),
         ]
-        pieces = pa.Table.from_arrays(_arrays(self.pieces, _BOARD_PIECE), schema=_BOARD_PIECE)
-        pieces = pieces.take(_array(self.piece_of_row, I32))
+        pieces = _rows_table(self.pieces, _BOARD_PIECE).take(_array(self.piece_of_row, I32))
         columns = {
             "game_id": pa.repeat(pa.scalar(gid, STR), len(self.piece_of_row)),
             **dict(zip(_BOARD_BASE.names, rounds, strict=True)),
