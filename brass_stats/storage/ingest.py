@@ -877,7 +877,8 @@ def merge_files(root: str, batches: list[str], part: str = "*") -> list[str]:
     tmp.mkdir(parents=True, exist_ok=True)
     con = duckdb.connect(":memory:")
     for setting in MERGE_SETTINGS:
-        con.execute(setting)
+        with contextlib.suppress(duckdb.Error):  # a DuckDB without that setting merges as it can
+            con.execute(setting)
     con.execute(f"SET temp_directory = '{_sql_str(str(tmp))[1:-1]}'")
     _no_progress_bar(con)
     try:
