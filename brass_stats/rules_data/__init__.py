@@ -81,14 +81,14 @@ class Slot:
     location: str
     index: int
     industries: tuple[str, ...]
+    ref: str = field(init=False, repr=False, compare=False)  # "<location>:<index>", made once
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ref", f"{self.location}:{self.index}")
 
     @property
     def single_icon(self) -> bool:
         return len(self.industries) == 1
-
-    @property
-    def ref(self) -> str:
-        return f"{self.location}:{self.index}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,7 +259,11 @@ class RulesData:
 
     def top_space_of_level(self, level: int) -> int:
         """Highest progress-track space showing ``level`` (where a loan puts the marker)."""
-        return max(i for i, lv in enumerate(self.income_levels) if lv == level)
+        return self._top_spaces[level]
+
+    @cached_property
+    def _top_spaces(self) -> dict[int, int]:
+        return {lv: i for i, lv in enumerate(self.income_levels)}  # a later space overwrites an earlier one
 
     def deck(self, players: int) -> list[str]:
         """The draw deck (unshuffled, sorted) for a player count."""
