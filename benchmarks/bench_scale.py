@@ -73,29 +73,48 @@ PARENT: dict[str, float] = {}
 COSTS: dict[str, dict[str, float]] = {}  # per store: CPU ms per game of the worker's task, the commit, the merge
 
 
+_INGEST_CHILD = """
+import json, sys, time
+from brass_stats.engine.policy import AS_PLAYED
+from brass_stats.storage import ingest
+args = json.loads(sys.argv[1])
+corpus = args.pop("corpus")
+start = time.perf_counter()
+r = ingest([corpus], progress=False, policy=AS_PLAYED, **args)
+fields = ("stored", "failed", "stored_actions", "task_seconds", "task_cpu_seconds", "commit_seconds",
+          "commit_cpu_seconds", "compact_seconds", "compact_cpu_seconds")
+print(json.dumps({"seconds": time.perf_counter() - start, **{f: getattr(r, f) for f in fields}}))
+"""
+
+
 def timed_ingest(corpus: Path, repeat: int, store: str = "parquet", **kwargs: Any) -> tuple[float, int, int]:
     """Median wall seconds of ``ingest`` into a fresh store (``"db"`` or ``"parquet"``), games and actions stored.
 
-    Also leaves in :data:`PARENT` the medians of the parent's commit time and the workers' task time
-    per game: the serial and the parallel part of a run.
+    Each run is a fresh process, as the command is (local worker processes forked from this long-lived
+    one ran much slower, for a reason not yet found). Also leaves in :data:`PARENT` the medians of the
+    parent's commit time and the workers' task time per game: the serial and the parallel part of a run.
     """
     times, stored, actions = [], 0, 0
     commit, task = [], []
     cpu: dict[str, list[float]] = {"task": [], "commit": [], "compact": [], "compact_wall": []}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     for _ in range(repeat):
         with tempfile.TemporaryDirectory(dir=corpus.parent) as d:
-            target = {"db": Path(d) / "b.duckdb"} if store == "db" else {"parquet_dir": Path(d) / "pq"}
-            start = time.perf_counter()
-            report = ingest([corpus], progress=False, policy=AS_PLAYED, **target, **kwargs)
-            times.append(time.perf_counter() - start)
-            assert report.failed == 0, report.failures[:3]
-            stored, actions = report.stored, report.stored_actions
-            commit.append(report.commit_seconds / report.stored)
-            task.append(report.task_seconds / report.stored)
-            cpu["task"].append(report.task_cpu_seconds / report.stored * 1000)
-            cpu["commit"].append(report.commit_cpu_seconds / report.stored * 1000)
-            cpu["compact"].append(report.compact_cpu_seconds / report.stored * 1000)
-            cpu["compact_wall"].append(report.compact_seconds / report.stored * 1000)
+            target = {"db": str(Path(d) / "b.duckdb")} if store == "db" else {"parquet_dir": str(Path(d) / "pq")}
+            args = json.dumps({"corpus": str(corpus), **target, **kwargs})
+            res = subprocess.run(
+                [sys.executable, "-c", _INGEST_CHILD, args], capture_output=True, text=True, env=env, check=True
+            )
+            r = json.loads(res.stdout.strip().splitlines()[-1])
+            assert r["failed"] == 0, res.stderr[-2000:]
+            times.append(r["seconds"])
+            stored, actions = r["stored"], r["stored_actions"]
+            commit.append(r["commit_seconds"] / stored)
+            task.append(r["task_seconds"] / stored)
+            cpu["task"].append(r["task_cpu_seconds"] / stored * 1000)
+            cpu["commit"].append(r["commit_cpu_seconds"] / stored * 1000)
+            cpu["compact"].append(r["compact_cpu_seconds"] / stored * 1000)
+            cpu["compact_wall"].append(r["compact_seconds"] / stored * 1000)
     PARENT.update(commit=statistics.median(commit), task=statistics.median(task))
     PARENT.update({f"{k}_cpu_ms": statistics.median(v) for k, v in cpu.items()})
     return statistics.median(times), stored, actions
