@@ -660,13 +660,7 @@ _LEVELS_JSON: dict[str, str] = {}
 
 def _memo_repr_json(cache: dict[str, str], value: Any) -> str:
     """``value`` as sorted JSON, memoised under its ``repr`` (which tells apart values that dump differently)."""
-    key = repr(value)
-    text = cache.get(key)
-    if text is None:
-        if len(cache) > 100_000:  # bounded: an ingest worker lives for many games
-            cache.clear()
-        text = cache[key] = _SORTED_JSON(value)
-    return text
+    return _memo_json(cache, repr(value), value)
 
 
 def _memo_json(cache: dict[Any, str], key: Any, value: Any) -> str:
