@@ -125,10 +125,7 @@ class Draw:
                 continue
             if not any(t in d for t in self._trade()):
                 return None
-            market = pos.state.rules.markets["coal"]
-            self.cost += market.buy_price(self.coal_market)
-            if self.coal_market > 0:
-                self.coal_market -= 1
+            self.coal_market = self._buy("coal", self.coal_market)
             used.append(MARKET)
         return tuple(used)
 
@@ -146,9 +143,12 @@ class Draw:
                 self.taken[src] = self.taken.get(src, 0) + 1
                 used.append(src)
                 continue
-            market = pos.state.rules.markets["iron"]
-            self.cost += market.buy_price(self.iron_market)
-            if self.iron_market > 0:
-                self.iron_market -= 1
+            self.iron_market = self._buy("iron", self.iron_market)
             used.append(MARKET)
         return tuple(used)
+
+    def _buy(self, resource: str, cubes: int) -> int:
+        """Pay for one cube from a market holding ``cubes``; returns the cubes left (an empty market
+        still sells at its empty price, from the general supply)."""
+        self.cost += self.pos.state.rules.markets[resource].buy_price(cubes)
+        return cubes - 1 if cubes > 0 else 0
