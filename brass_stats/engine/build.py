@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..errors import IllegalAction
-from ..rules_data import WILD_INDUSTRY, WILD_LOCATION, Location, card_industries, card_location
+from ..rules_data import WILD_INDUSTRY, WILD_LOCATION, Location, Slot, card_industries, card_location
 from .actions import Build
 from .board import connected_to_trade, network
 from .policy import SLOT, ChoicePolicy, decide
@@ -80,22 +80,33 @@ def slot_options(state: GameState, seat: int, industry: str, level: int, loc: Lo
     In the Canal Era a player who already has a tile in the location may only
     replace that tile (one tile per location per player).
     """
-    own_here = [s for s in loc.slots if (t := state.tiles.get(s.ref)) is not None and t.owner == seat]
-    if state.era == "canal" and own_here:
-        t = state.tiles[own_here[0].ref]
-        can = t.industry == industry and t.level < level and industry in own_here[0].industries
-        return [], [own_here[0].index] if can else []
-    empty = [s for s in loc.slots if industry in s.industries and s.ref not in state.tiles]
-    singles = [s for s in empty if s.single_icon]
-    allowed_empty = [s.index for s in (singles or empty)]
-    over = []
+    tiles = state.tiles
+    empty: list[int] = []  # undeveloped slots showing the industry
+    singles: list[int] = []  # those showing it alone
+    placed: list[tuple[Slot, Tile]] = []
+    own_here: tuple[Slot, Tile] | None = None  # the player's first tile here
     for s in loc.slots:
-        t = state.tiles.get(s.ref)
-        if t is None or t.industry != industry or t.level >= level:
+        t = tiles.get(s.ref)
+        if t is None:
+            if industry in s.industries:
+                empty.append(s.index)
+                if len(s.industries) == 1:
+                    singles.append(s.index)
+        else:
+            placed.append((s, t))
+            if own_here is None and t.owner == seat:
+                own_here = (s, t)
+    if state.era == "canal" and own_here is not None:
+        s, t = own_here
+        can = t.industry == industry and t.level < level and industry in s.industries
+        return [], [s.index] if can else []
+    over = []
+    for s, t in placed:
+        if t.industry != industry or t.level >= level:
             continue
         if t.owner == seat or (industry in ("coal_mine", "iron_works") and resource_gone(state, industry)):
             over.append(s.index)
-    return allowed_empty, over
+    return singles or empty, over
 
 
 def resource_gone(state: GameState, industry: str) -> bool:

@@ -26,15 +26,14 @@ def check_link_placeable(state: GameState, seat: int, link_id: str) -> None:
     if not link.allowed_in(state.era):
         kind = "canal" if state.era == "canal" else "rail"
         raise IllegalAction("network.era", f"{link_id} has no {kind} line", player=seat)
-    if state.has_pieces_on_board(seat) or not state.rules.link_anywhere_without_pieces:
-        net = network(state, seat)
-        if not any(loc in net for loc in link.connects):
-            raise IllegalAction(
-                "network.adjacent",
-                f"{link_id} is not adjacent to player {seat}'s network",
-                player=seat,
-                network=sorted(net),
-            )
+    net = network(state, seat)  # empty: no pieces on the board
+    if (net or not state.rules.link_anywhere_without_pieces) and net.isdisjoint(link.connects):
+        raise IllegalAction(
+            "network.adjacent",
+            f"{link_id} is not adjacent to player {seat}'s network",
+            player=seat,
+            network=sorted(net),
+        )
 
 
 def link_tile_limit(state: GameState) -> int:

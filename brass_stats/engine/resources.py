@@ -81,14 +81,15 @@ def consume_coal(
         for ref, t in state.tiles.items():
             if t.industry != "coal_mine" or t.flipped or t.resources <= 0:
                 continue
-            d = dist.get(slot_location(ref))
+            d = dist.get(ref.partition(":")[0])
             if d is None:
                 continue
             if best is None or d < best:
                 best, closest = d, [ref]
             elif d == best:
                 closest.append(ref)
-        closest.sort(key=_slot_sort_key)
+        if len(closest) > 1:
+            closest.sort(key=_slot_sort_key)
         if stated is not None:
             src = stated[i]
         elif closest:
@@ -161,10 +162,9 @@ def consume_iron(
     cost = 0
     market = state.rules.markets["iron"]
     for i in range(n):
-        works = sorted(
-            (ref for ref, t in state.tiles.items() if t.industry == "iron_works" and not t.flipped and t.resources > 0),
-            key=_slot_sort_key,
-        )
+        works = [r for r, t in state.tiles.items() if t.industry == "iron_works" and not t.flipped and t.resources > 0]
+        if len(works) > 1:
+            works.sort(key=_slot_sort_key)
         if works:
             src = (
                 stated[i]

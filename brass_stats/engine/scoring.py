@@ -35,7 +35,12 @@ def score_era(state: GameState) -> None:
         **state.era_boards,
         state.era: (dict(state.tiles), dict(state.links)),  # tiles are never changed in place
     }
-    values = {link_id: link_vp(state, link_id) for link_id in state.links}
+    # link_vp for every link, with the lookups it repeats done once
+    icons, locations, links = _flipped_link_icons(state), state.rules.locations, state.rules.links
+    values = {
+        link_id: sum(locations[loc].printed_link_vp + icons.get(loc, 0) for loc in links[link_id].connects)
+        for link_id in state.links
+    }
     cause = f"{state.era}_era_scoring"
     for link_id, owner in state.links.items():
         p = state.player_mut(owner)

@@ -139,6 +139,8 @@ class Effect(NamedTuple):
     detail: dict[str, Any]
 
 
+_NOWHERE: frozenset[str] = frozenset()
+
 # tuple.__new__ makes the named tuple without the Python-level __new__ the class defines (one call less
 # for each of the five or so effects of every action)
 _new_effect = tuple.__new__
@@ -299,12 +301,14 @@ class GameState:
         self.touch_board()
         ends = self.rules.links[link_id].connects
         if adj is not None:
-            adj = dict(adj)
+            adj = adj.copy()
             for a in ends:
-                adj[a] = adj.get(a, frozenset()).union(b for b in ends if b != a)
+                adj[a] = adj.get(a, _NOWHERE).union([b for b in ends if b != a])
             self.link_cache["adj"] = adj
         if nets is not None:
-            self.place_cache["nets"] = [n.union(ends) if i == seat else n for i, n in enumerate(nets)]
+            nets = nets.copy()  # a new list: other states share the old one
+            nets[seat] = nets[seat].union(ends)
+            self.place_cache["nets"] = nets
 
     def place_tile(self, ref: str, tile: Tile) -> None:
         """Put a tile on an empty slot; the owner's network grows by its location (not rebuilt)."""
@@ -313,8 +317,9 @@ class GameState:
         trade = self.place_cache.get(("trade",))
         self.touch_board(links=False)
         if nets is not None:
-            loc = ref.partition(":")[0]
-            self.place_cache["nets"] = [n | {loc} if i == tile.owner else n for i, n in enumerate(nets)]
+            nets = nets.copy()  # a new list: other states share the old one
+            nets[tile.owner] = nets[tile.owner].union((ref.partition(":")[0],))
+            self.place_cache["nets"] = nets
         if trade is not None and tile.industry not in self.rules.trade_industries:
             self.place_cache[("trade",)] = trade
 
@@ -352,11 +357,12 @@ class GameState:
         whichever of the two states changes it. Edit a state by hand only after :meth:`copy`.
         """
         new = GameState.__new__(GameState)
-        new.__dict__ = self.__dict__.copy()
-        new.players = list(self.players)
-        new.tiles = dict(self.tiles)
-        new.effects = None
-        new._owned = self._owned = 0  # every player is now shared by the two states
+        d = self.__dict__.copy()
+        d["players"] = list(self.players)
+        d["tiles"] = self.tiles.copy()
+        d["effects"] = None
+        d["_owned"] = self._owned = 0  # every player is now shared by the two states
+        new.__dict__ = d
         return new
 
     def player_mut(self, seat: int) -> Player:

@@ -48,7 +48,8 @@ def apply_action(
     """
     if state.phase == "over":
         raise IllegalAction("turn.game_over", "the game is over; no further actions may be taken", player=action.player)
-    expected = state.current_player
+    shortfall = state.phase == "shortfall"
+    expected = state.shortfalls[0][0] if shortfall else state.turn_order[state.turn_pos]  # current_player
     if action.player != expected:
         raise IllegalAction(
             "turn.order",
@@ -58,7 +59,7 @@ def apply_action(
         )
     new = state if in_place else state.successor()
     new.effects = state.effects
-    if state.phase == "shortfall":
+    if shortfall:
         if not isinstance(action, Shortfall):
             raise IllegalAction(
                 "turn.shortfall_pending",
@@ -82,7 +83,8 @@ def apply_action(
     else:
         need, have = Counter(cards), Counter(p.hand)
         short = [(card, n) for card, n in need.items() if have[card] < n]
-    for card, n in short[:1]:
+    if short:
+        card, n = short[0]
         if card not in new.rules.all_card_codes:
             raise IllegalAction("log.unknown_name", f"unknown card {card!r}", player=action.player)
         raise IllegalAction(
