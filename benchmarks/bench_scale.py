@@ -120,19 +120,28 @@ def timed_ingest(corpus: Path, repeat: int, store: str = "parquet", **kwargs: An
     return statistics.median(times), stored, actions
 
 
-def efficiency(task: float, commit: float, merge: float, workers: int, largest_part: float = 0.0) -> float:
+def efficiency(
+    task: float, commit: float, merge: float, workers: int, largest_part: float = 0.0, loaders: int = 1
+) -> float:
     """Scaling efficiency of ``workers`` workers on as many cores against one, from per-game costs (one unit).
 
-    Each worker replays and writes its games (``task`` per game, in parallel); the parent commits each
-    finished batch (``commit`` per game, one batch at a time while the workers go on, on the same cores:
-    it keeps up while ``commit <= (task + commit) / workers``); a dataset's batches are then merged on
-    the workers (``merge`` per game in all; its tail is ``max(largest_part, merge / workers)``, a table
-    partition per task). Time per game on W cores: ``max((task + commit) / W, commit) + max(largest_part,
-    merge / W)``; on one: ``task + commit + merge``.
+    Each worker replays and writes its games (``task`` per game, in parallel); the parent commits the
+    finished batches (``commit`` per game, on the same cores, by ``loaders`` threads at once: it keeps up
+    while ``commit / loaders <= (task + commit) / workers``); a dataset's batches are then merged on the
+    workers (``merge`` per game in all; its tail is ``max(largest_part, merge / workers)``, a table
+    partition per task). Time per game on W cores: ``max((task + commit) / W, commit / loaders) +
+    max(largest_part, merge / W)``; on one: ``task + commit + merge``.
     """
     one = task + commit + merge
-    many = max((task + commit) / workers, commit) + max(largest_part, merge / workers)
+    many = max((task + commit) / workers, commit / loaders) + max(largest_part, merge / workers)
     return one / (workers * many)
+
+
+def duckdb_loaders(workers: int) -> int:
+    """The loader threads an ingest into a DuckDB file runs with ``workers`` workers (see ``DuckDBCommitter``)."""
+    from brass_stats.storage.ingest import LOADERS_MAX, WORKERS_PER_LOADER
+
+    return min(LOADERS_MAX, -(-workers // WORKERS_PER_LOADER))
 
 
 def largest_merge_part(corpus: Path) -> float:
@@ -169,6 +178,7 @@ def bench_costs(corpus: Path, repeat: int) -> list[dict[str, Any]]:
         timed_ingest(corpus, repeat, store, workers=1)
         c = {k: PARENT[f"{k}_cpu_ms"] for k in ("task", "commit", "compact", "compact_wall")}
         part = statistics.median(largest_merge_part(corpus) for _ in range(repeat)) if store == "parquet" else 0.0
+        loaders = duckdb_loaders if store == "db" else (lambda w: 1)  # a dataset's commit records: one at a time
         COSTS[store] = {**c, "largest_part": part}
         rows.append(
             {
@@ -178,7 +188,9 @@ def bench_costs(corpus: Path, repeat: int) -> list[dict[str, Any]]:
                 "merge_ms": round(c["compact"], 3),
                 "merge_largest_part_ms": round(part, 3),
                 **{
-                    f"model_efficiency_{w}": round(efficiency(c["task"], c["commit"], c["compact"], w, part), 3)
+                    f"model_efficiency_{w}": round(
+                        efficiency(c["task"], c["commit"], c["compact"], w, part, loaders(w)), 3
+                    )
                     for w in (2, 4, 8, 16, 32)
                 },
             }

@@ -445,7 +445,7 @@ class DuckDBCommitter:
     per table. A group is loaded by a thread of its own, with its own cursor and transaction (DuckDB
     appends from several transactions at once), so the importing process goes on handing out tasks while
     it loads, and up to :attr:`loaders` groups load at once: one DuckDB file then takes games from many
-    workers (a single loader is the bottleneck beyond about 8 workers). Each group is whole or absent; a
+    workers (a single loader is the bottleneck beyond about 6 workers). Each group is whole or absent; a
     killed run loses the gathered groups (never part of a game), and the next run imports them again.
     """
 
@@ -636,10 +636,10 @@ class DatasetCommitter:
         pass
 
 
-# a group's load costs about a tenth of its games' replay and tables: a loader per 8 workers keeps up,
-# with room to spare; LOADERS_MAX groups load into one DuckDB file at once, at most
-WORKERS_PER_LOADER = 8
-LOADERS_MAX = 4
+# a group's load costs about a sixth of its games' replay and tables (1 ms against 6-8 ms per game): a
+# loader per 4 workers keeps up with room to spare; LOADERS_MAX groups load into one DuckDB file at once
+WORKERS_PER_LOADER = 4
+LOADERS_MAX = 8
 
 
 def staging_dir(db: Path) -> Path:
