@@ -387,6 +387,56 @@ def bench_queries(big: Path, repeat: int) -> list[dict[str, Any]]:
     return rows
 
 
+def bench_loaders(corpus: Path, repeat: int, counts: list[int], group: int = 64) -> list[dict[str, Any]]:
+    """Loading staged batches into a fresh DuckDB file with 1, 2, ... loader threads at once (what the
+    ``ingest`` process does while its workers replay): wall seconds and the speed-up over one loader.
+    The batches are staged once by this process (as workers would) and copied for each run; the loads
+    use the real ``DuckDBCommitter`` in groups of ``group`` games."""
+    from brass_stats.storage import Store
+    from brass_stats.storage.ingest import DuckDBCommitter, run_batch
+
+    files = sorted(str(p) for p in corpus.glob("*.json"))
+    with tempfile.TemporaryDirectory(dir=corpus.parent) as d:
+        staged = Path(d) / "staged"
+        results = [
+            run_batch(files[i : i + 32], frozenset(), str(staged), f"b{i:06d}", False, AS_PLAYED)
+            for i in range(0, len(files), 32)
+        ]
+        rows: list[dict[str, Any]] = []
+        base = 0.0
+        for loaders in counts:
+            walls, cpus = [], []
+            for run in range(repeat):
+                db = Path(d) / f"load-{loaders}-{run}.duckdb"
+                store = Store(db)
+                committer = DuckDBCommitter(store, set(), loaders=loaders, background=True)
+                committer.group_games = group
+                shutil.copytree(staged, committer.dest, dirs_exist_ok=True)
+                start = time.perf_counter()
+                for r in results:
+                    committer.commit([r])
+                committer.flush()
+                walls.append(time.perf_counter() - start)
+                cpus.append(committer.load_cpu_seconds)
+                committer.close()
+                assert store.count("games") == len(files), store.count("games")
+                store.close()
+                db.unlink()
+            wall = statistics.median(walls)
+            base = base or wall
+            rows.append(
+                {
+                    "what": f"DuckDB load, {loaders} loader thread(s)",
+                    "games": len(files),
+                    "wall_s": round(wall, 3),
+                    "load_cpu_ms_per_game": round(1000 * statistics.median(cpus) / len(files), 3),
+                    "speed_up": round(base / wall, 2),
+                }
+            )
+            print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=400, help="games for the throughput rows")
@@ -394,7 +444,8 @@ def main() -> None:
     ap.add_argument("--rss-games", default="1000,10000", help="comma-separated corpus sizes for client memory")
     ap.add_argument("--big", type=int, default=100_000, help="games in the dataset for query latency (0: skip)")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--only", default="ingest,costs,rss,queries")
+    ap.add_argument("--loaders", default="1,2,4", help="comma-separated loader-thread counts for the loaders row")
+    ap.add_argument("--only", default="ingest,costs,loaders,rss,queries")
     ap.add_argument("--work", type=Path, default=None, help="working folder (default: a temporary one)")
     args = ap.parse_args()
     only = set(args.only.split(","))
@@ -403,13 +454,15 @@ def main() -> None:
     print(json.dumps({"cpus": os.cpu_count(), "python": sys.version.split()[0], "work": str(work)}), flush=True)
     try:
         corpus = work / "corpus"
-        if only & {"ingest", "costs", "queries"}:
+        if only & {"ingest", "costs", "loaders", "queries"}:
             actions = make_corpus(corpus, args.games)
             print(json.dumps({"corpus_games": args.games, "corpus_actions": actions}), flush=True)
         if "ingest" in only:
             bench_ingest(corpus, args.repeat, [int(x) for x in args.workers.split(",")])
         if "costs" in only:
             bench_costs(corpus, args.repeat)
+        if "loaders" in only:
+            bench_loaders(corpus, args.repeat, [int(x) for x in args.loaders.split(",")])
         if "rss" in only:
             bench_rss(work, [int(x) for x in args.rss_games.split(",") if x])
         if "queries" in only and args.big:
