@@ -234,7 +234,7 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
     coal, coal_cost = consume_coal(state, seat, (a.location,), info.cost_coal, a.coal, policy, "build")
     iron, iron_cost = consume_iron(state, seat, info.cost_iron, a.iron, policy, "build")
     spend(state, seat, info.cost_money + coal_cost + iron_cost, "build", f"building {a.industry} level {level}")
-    p.take_from_mat(a.industry)
+    state.player_mut(seat).take_from_mat(a.industry)
     tile = Tile(seat, a.industry, level, info.resources_on_build(state.era))
     state.place_tile(ref, tile)
     state.effect("build", seat, 1, "build", tile=ref, industry=a.industry, level=level)
@@ -243,6 +243,8 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
     _sell_to_market(state, ref, tile)
     coal_out = coal if info.cost_coal else None
     iron_out = iron if info.cost_iron else None
+    if slot == a.slot and coal_out == a.coal and iron_out == a.iron:
+        return a  # every choice stated as made (a log written by this engine): no new action to make
     return Build(seat, a.card, a.industry, a.location, slot, coal_out, iron_out, a.second_card)
 
 
@@ -256,7 +258,7 @@ def _sell_to_market(state: GameState, ref: str, tile: Tile) -> None:
         market, attr = state.rules.markets["iron"], "iron_market"
     else:
         return
-    p = state.players[tile.owner]
+    p = state.player_mut(tile.owner)
     while tile.resources > 0:
         price = market.sell_price(getattr(state, attr))
         if price is None:

@@ -78,7 +78,7 @@ def apply_network(state: GameState, a: Network, policy: ChoicePolicy) -> Network
         check_link_placeable(state, seat, link_id)
         check_link_tiles_left(state, seat, policy)
         state.add_link(link_id, seat)
-        state.players[seat].link_tiles -= 1  # below 0 only in a game replayed as played
+        state.player_mut(seat).link_tiles -= 1  # below 0 only in a game replayed as played
         state.effect("link", seat, 1, "network", link=link_id, link_type=era)
         if era == "rail":
             stated = None if a.coal is None else a.coal[i : i + 1]
@@ -99,4 +99,7 @@ def apply_network(state: GameState, a: Network, policy: ChoicePolicy) -> Network
             rule="network.double_beer",
         )
     spend(state, seat, link_cost(era, n) + market_cost, "network")
-    return Network(seat, a.card, links, tuple(coal_used) if era == "rail" else None, beer)
+    coal = tuple(coal_used) if era == "rail" else None
+    if links == a.links and coal == a.coal and beer == a.beer:
+        return a  # every choice stated as made
+    return Network(seat, a.card, links, coal, beer)

@@ -20,7 +20,7 @@ def spend(state: GameState, seat: int, amount: int, cause: str, what: str | None
     """Pay money to the bank via the Character tile (counts toward turn order)."""
     if amount <= 0:
         return
-    p = state.players[seat]
+    p = state.player_mut(seat)
     if p.money < amount:
         raise IllegalAction(
             "money.afford",
@@ -273,7 +273,9 @@ def consume_beer(
             )
         if src == MERCHANT:
             assert merchant_space is not None
-            state.merchant_spaces[merchant_space] = state.merchant_spaces[merchant_space].with_beer(False)
+            spaces = list(state.merchant_spaces)  # a new list: states share it
+            spaces[merchant_space] = spaces[merchant_space].with_beer(False)
+            state.merchant_spaces = spaces
             state.effect("beer_used", seat, 1, cause, source=MERCHANT)
         else:
             take_resource(state, src, cause)

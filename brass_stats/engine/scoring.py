@@ -38,15 +38,16 @@ def score_era(state: GameState) -> None:
     values = {link_id: link_vp(state, link_id) for link_id in state.links}
     cause = f"{state.era}_era_scoring"
     for link_id, owner in state.links.items():
-        state.players[owner].vp += values[link_id]
-        state.players[owner].link_tiles += 1  # the tile comes back (its other side is the rail link)
+        p = state.player_mut(owner)
+        p.vp += values[link_id]
+        p.link_tiles += 1  # the tile comes back (its other side is the rail link)
         state.effect("vp", owner, values[link_id], cause, source="link", link=link_id)
-    state.links.clear()
+    state.links = {}
     state.touch_board()
     for ref, t in state.tiles.items():
         if t.flipped:
             vp = state.level_info(t).vp
-            state.players[t.owner].vp += vp
+            state.player_mut(t.owner).vp += vp
             state.effect("vp", t.owner, vp, cause, source="tile", tile=ref, industry=t.industry, level=t.level)
 
 
@@ -55,7 +56,8 @@ def score_cash(state: GameState) -> None:
     per = state.rules.cash_vp_per
     if not per:
         return
-    for p in state.players:
+    for seat in range(state.num_players):
+        p = state.player_mut(seat)
         vp = p.money // per
         p.vp += vp
         state.effect("vp", p.seat, vp, "cash_scoring", money=p.money)
@@ -64,7 +66,8 @@ def score_cash(state: GameState) -> None:
 def score_introductory(state: GameState) -> None:
     """The introductory game's extra scoring after the Canal Era: 1 VP per £4 (at most 15), VP equal to
     the income level (never below 0 VP in total), and flipped level-2+ tiles scored a second time."""
-    for p in state.players:
+    for seat in range(state.num_players):
+        p = state.player_mut(seat)
         money_vp = min(15, p.money // 4)
         p.vp += money_vp
         state.effect("vp", p.seat, money_vp, "introductory_scoring", source="money")
@@ -75,7 +78,7 @@ def score_introductory(state: GameState) -> None:
     for ref, t in state.tiles.items():
         if t.flipped and t.level >= 2:
             vp = state.level_info(t).vp
-            state.players[t.owner].vp += vp
+            state.player_mut(t.owner).vp += vp
             state.effect(
                 "vp", t.owner, vp, "introductory_scoring", source="tile", tile=ref, industry=t.industry, level=t.level
             )

@@ -1,6 +1,11 @@
 """Game state: plain mutable records, copied cheaply for look-ahead.
 
 The state holds what is on the table; rules live in the action modules.
+Each action starts from :meth:`GameState.successor` of the state before it, which shares with it
+everything the engine replaces rather than changes: every list and dict but ``tiles`` (the engine
+puts a new list or dict in place, e.g. ``state.deck = state.deck[n:]``), the chance source, and the
+:class:`Player` records, which the engine changes only through :meth:`GameState.player_mut` (a
+shared player is copied first). :meth:`GameState.copy` shares nothing one may change by hand.
 Derived facts (who is connected to what) are cached per board version in
 :mod:`brass_stats.engine.board` and never recomputed while the board is unchanged.
 Copies of a state share those caches until one of them changes its board: a change
@@ -134,10 +139,16 @@ class Effect(NamedTuple):
     detail: dict[str, Any]
 
 
+# tuple.__new__ makes the named tuple without the Python-level __new__ the class defines (one call less
+# for each of the five or so effects of every action)
+_new_effect = tuple.__new__
+
+
 @dataclass(slots=True)
 class MerchantSpace:
     """A merchant tile on a space; shared between copies of a state, so the engine replaces it
-    (``state.merchant_spaces[i] = ms.with_beer(False)``) rather than changing it."""
+    (in a new list: ``spaces[i] = ms.with_beer(False); state.merchant_spaces = spaces``) rather than
+    changing it."""
 
     location: str
     index: int
@@ -183,6 +194,8 @@ class GameState:
     link_cache: dict[Any, Any] = field(default_factory=dict, repr=False)  # facts about links only
     action_count: int = 0
     effects: list[Effect] | None = None  # set to a list to record consequences
+    # bit ``seat`` set: ``players[seat]`` belongs to this state alone (see ``player_mut``)
+    _owned: int = field(default=-1, init=False, repr=False, compare=False)
 
     def __repr__(self) -> str:
         head = f"<GameState {self.rules.edition}, {self.num_players} players"
@@ -214,8 +227,9 @@ class GameState:
 
     def effect(self, kind: str, seat: int, amount: int, cause: str, **detail: Any) -> None:
         """Record one consequence of the current action (only when recording)."""
-        if self.effects is not None:
-            self.effects.append(Effect(kind, seat, amount, cause, detail))
+        effects = self.effects
+        if effects is not None:
+            effects.append(_new_effect(Effect, (kind, seat, amount, cause, detail)))
 
     # -- who is to move ------------------------------------------------------
     @property
@@ -279,7 +293,7 @@ class GameState:
 
     def add_link(self, link_id: str, seat: int) -> None:
         """Place a link tile; the link adjacency is updated from the previous one, not rebuilt."""
-        self.links[link_id] = seat
+        self.links = {**self.links, link_id: seat}  # a new dict: states share their links
         adj = self.link_cache.get("adj")
         nets = self.place_cache.get("nets")
         self.touch_board()
@@ -305,20 +319,22 @@ class GameState:
             self.place_cache[("trade",)] = trade
 
     def copy(self) -> GameState:
-        """A copy fit for look-ahead: changing it never changes this state (shares the immutable rules data).
+        """A copy fit for look-ahead and for editing by hand: changing it (its players included) never
+        changes this state (shares the immutable rules data).
 
         The tiles themselves are shared: the engine never changes a :class:`Tile` in place but
         replaces it with a changed copy (copy on write), so only the dict is copied here.
         """
         new = GameState.__new__(GameState)
-        new.__dict__.update(self.__dict__)
+        new.__dict__ = self.__dict__.copy()
         new.players = [p.copy() for p in self.players]
+        new._owned = -1
         new.turn_order = list(self.turn_order)
         new.deck = list(self.deck)
         new.wild = dict(self.wild)
         new.tiles = dict(self.tiles)
         new.links = dict(self.links)
-        new.merchant_spaces = list(self.merchant_spaces)  # replaced, never changed, by the engine
+        new.merchant_spaces = list(self.merchant_spaces)
         new.shortfalls = list(self.shortfalls)
         new.reserve = list(self.reserve)
         new.dcm_pile = list(self.dcm_pile)
@@ -327,10 +343,35 @@ class GameState:
         new.effects = None
         return new
 
+    def successor(self) -> GameState:
+        """The copy :func:`~brass_stats.engine.turn.apply_action` changes (cheaper than :meth:`copy`).
+
+        It shares with this state every part the engine replaces rather than changes (lists, dicts
+        but ``tiles``, the chance source) and the :class:`Player` records themselves: the engine
+        changes a player only through :meth:`player_mut`, which copies a shared one first, in
+        whichever of the two states changes it. Edit a state by hand only after :meth:`copy`.
+        """
+        new = GameState.__new__(GameState)
+        new.__dict__ = self.__dict__.copy()
+        new.players = list(self.players)
+        new.tiles = dict(self.tiles)
+        new.effects = None
+        new._owned = self._owned = 0  # every player is now shared by the two states
+        return new
+
+    def player_mut(self, seat: int) -> Player:
+        """The player at ``seat``, to be changed: a player shared with another state (see
+        :meth:`successor`) is copied first. Hold the result only while nothing else copies it."""
+        if self._owned >> seat & 1:
+            return self.players[seat]
+        p = self.players[seat] = self.players[seat].copy()
+        self._owned |= 1 << seat
+        return p
+
     # -- income and VP ---------------------------------------------------------
     def advance_income(self, seat: int, spaces: int) -> int:
         """Move the income marker forward, capped at the top of the track; returns spaces moved."""
-        p = self.players[seat]
+        p = self.player_mut(seat)
         new = min(p.income_space + spaces, self.rules.max_income_space)
         moved = new - p.income_space
         p.income_space = new
