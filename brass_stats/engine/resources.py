@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..errors import IllegalAction
 from .board import connected_to_trade, distances_from, slot_location
 from .policy import BEER_SOURCE, COAL_MINE, IRON_WORKS, ChoicePolicy, decide, depart
-from .state import GameState
+from .state import GameState, Tile
 
 MARKET = "market"
 MERCHANT = "merchant"
@@ -39,11 +39,16 @@ def take_resource(state: GameState, ref: str, cause: str) -> None:
     t = state.tiles[ref] = state.tiles[ref].copy()  # tiles are shared between copies of a state
     t.resources -= 1
     if t.resources == 0:
-        flip(state, ref, cause)
+        _flip_copied(state, ref, t, cause)
 
 
 def flip(state: GameState, ref: str, cause: str) -> None:
-    t = state.tiles[ref] = state.tiles[ref].copy()  # tiles are shared between copies of a state
+    _flip_copied(state, ref, state.tiles[ref].copy(), cause)  # tiles are shared between copies of a state
+
+
+def _flip_copied(state: GameState, ref: str, t: Tile, cause: str) -> None:
+    """Flip ``t``, a copy of the tile at ``ref`` that no other state holds."""
+    state.tiles[ref] = t
     t.flipped = True
     info = state.level_info(t)
     moved = state.advance_income(t.owner, info.income_spaces)

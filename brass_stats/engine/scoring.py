@@ -42,8 +42,9 @@ def score_era(state: GameState) -> None:
         for link_id in state.links
     }
     cause = f"{state.era}_era_scoring"
+    players = [state.player_mut(seat) for seat in range(state.num_players)]  # every one scores, as a rule
     for link_id, owner in state.links.items():
-        p = state.player_mut(owner)
+        p = players[owner]
         p.vp += values[link_id]
         p.link_tiles += 1  # the tile comes back (its other side is the rail link)
         state.effect("vp", owner, values[link_id], cause, source="link", link=link_id)
@@ -52,7 +53,7 @@ def score_era(state: GameState) -> None:
     for ref, t in state.tiles.items():
         if t.flipped:
             vp = state.level_info(t).vp
-            state.player_mut(t.owner).vp += vp
+            players[t.owner].vp += vp
             state.effect("vp", t.owner, vp, cause, source="tile", tile=ref, industry=t.industry, level=t.level)
 
 

@@ -15,6 +15,7 @@ to a shared cache is true for every state sharing it.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -53,6 +54,21 @@ class Tile:
         return Tile(self.owner, self.industry, self.level, self.resources, self.flipped)
 
 
+_STARTING_MATS: weakref.WeakKeyDictionary[RulesData, tuple[dict[str, tuple[int, ...]], dict[str, int]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _starting_mat(rules: RulesData) -> tuple[dict[str, tuple[int, ...]], dict[str, int]]:
+    """(the full player mat, the first level of each industry), made once per rules data (never changed)."""
+    found = _STARTING_MATS.get(rules)
+    if found is None:
+        ids = rules.industry_ids
+        mat = {ind: tuple(lv.tiles for lv in rules.industries[ind]) for ind in ids}
+        found = _STARTING_MATS[rules] = (mat, {ind: rules.first_level(ind) for ind in ids})
+    return found
+
+
 class Player:
     __slots__ = (
         "seat",
@@ -79,11 +95,11 @@ class Player:
         self.hand: list[str] = []
         self.discard: list[str] = []
         # tiles left on the player mat, per industry, per level (index: level - first level); shared
-        # between copies of the player, so it is replaced (set_mat_count), never changed in place
-        self.mat: dict[str, tuple[int, ...]] = {
-            ind: tuple(lv.tiles for lv in rules.industries[ind]) for ind in rules.industry_ids
-        }
-        self.first_level: dict[str, int] = {ind: rules.first_level(ind) for ind in rules.industry_ids}
+        # between copies of the player (and by every player at the start: the same full mat), so it
+        # is replaced (set_mat_count), never changed in place
+        self.mat: dict[str, tuple[int, ...]]
+        self.first_level: dict[str, int]
+        self.mat, self.first_level = _starting_mat(rules)
         self.spent: int = 0  # money spent this round (on the Character tile)
         self.loans: int = 0
         self.link_tiles: int = c["per_player_components"]["link_tiles"]
