@@ -103,7 +103,10 @@ def apply_action(
             p.discard.append(card)
     new.action_count += 1
     new.actions_this_turn += len(cards) if isinstance(action, Build) else 1  # a double-action build uses both
-    if new.actions_this_turn >= new.actions_per_turn() or not p.hand:
+    c = new.rules.constants  # actions_per_turn(), written out: once per action
+    first = new.era == "canal" and new.era_round == 1
+    per_turn = c["actions_first_round_canal_era"] if first else c["actions_per_turn"]
+    if new.actions_this_turn >= per_turn or not p.hand:
         _end_turn(new)
     return new, resolved
 
