@@ -8,7 +8,7 @@ from .actions import Build
 from .board import connected_to_trade, network
 from .policy import SLOT, ChoicePolicy, decide
 from .resources import consume_coal, consume_iron, flip, spend
-from .state import GameState, Tile
+from .state import Effect, GameState, Tile, new_effect
 
 
 def check_card(state: GameState, a: Build, loc: Location) -> bool:
@@ -277,7 +277,11 @@ def _sell_to_market(state: GameState, ref: str, tile: Tile) -> None:
         setattr(state, attr, getattr(state, attr) + 1)
         tile.resources -= 1
         p.money += price
-        state.effect("market_sale", tile.owner, price, "build", resource=market.resource, tile=ref)
-        state.effect("money", tile.owner, price, "market_sale", resource=market.resource)
+        if (effects := state.effects) is not None:  # state.effect, written out (hot)
+            resource = market.resource
+            effects.append(
+                new_effect(Effect, ("market_sale", tile.owner, price, "build", {"resource": resource, "tile": ref}))
+            )
+            effects.append(new_effect(Effect, ("money", tile.owner, price, "market_sale", {"resource": resource})))
     if tile.resources == 0:
         flip(state, ref, "market_sale")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..errors import IllegalAction
 from .board import connected_to_trade, distances_from, slot_location
 from .policy import BEER_SOURCE, COAL_MINE, IRON_WORKS, ChoicePolicy, decide, depart
-from .state import GameState, Tile
+from .state import Effect, GameState, Tile, new_effect
 
 MARKET = "market"
 MERCHANT = "merchant"
@@ -31,7 +31,8 @@ def spend(state: GameState, seat: int, amount: int, cause: str, what: str | None
         )
     p.money -= amount
     p.spent += amount
-    state.effect("money", seat, -amount, cause)
+    if (effects := state.effects) is not None:  # state.effect, written out (hot)
+        effects.append(new_effect(Effect, ("money", seat, -amount, cause, {})))
 
 
 def take_resource(state: GameState, ref: str, cause: str) -> None:
@@ -52,8 +53,11 @@ def _flip_copied(state: GameState, ref: str, t: Tile, cause: str) -> None:
     t.flipped = True
     info = state.level_info(t)
     moved = state.advance_income(t.owner, info.income_spaces)
-    state.effect("flip", t.owner, 1, cause, tile=ref, industry=t.industry, level=t.level)
-    state.effect("income_spaces", t.owner, moved, cause, tile=ref)
+    if (effects := state.effects) is not None:  # state.effect, written out (hot)
+        effects.append(
+            new_effect(Effect, ("flip", t.owner, 1, cause, {"tile": ref, "industry": t.industry, "level": t.level}))
+        )
+        effects.append(new_effect(Effect, ("income_spaces", t.owner, moved, cause, {"tile": ref})))
     state.touch_board(links=False, placed=False)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .state import GameState
+from .state import Effect, GameState, new_effect
 
 
 def location_link_value(state: GameState, loc: str) -> int:
@@ -47,14 +47,19 @@ def score_era(state: GameState) -> None:
         p = players[owner]
         p.vp += values[link_id]
         p.link_tiles += 1  # the tile comes back (its other side is the rail link)
-        state.effect("vp", owner, values[link_id], cause, source="link", link=link_id)
+        if (effects := state.effects) is not None:  # state.effect, written out (hot)
+            effects.append(
+                new_effect(Effect, ("vp", owner, values[link_id], cause, {"source": "link", "link": link_id}))
+            )
     state.links = {}
     state.touch_board()
     for ref, t in state.tiles.items():
         if t.flipped:
             vp = state.level_info(t).vp
             players[t.owner].vp += vp
-            state.effect("vp", t.owner, vp, cause, source="tile", tile=ref, industry=t.industry, level=t.level)
+            if (effects := state.effects) is not None:  # state.effect, written out (hot)
+                detail = {"source": "tile", "tile": ref, "industry": t.industry, "level": t.level}
+                effects.append(new_effect(Effect, ("vp", t.owner, vp, cause, detail)))
 
 
 def score_cash(state: GameState) -> None:

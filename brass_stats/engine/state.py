@@ -157,9 +157,10 @@ class Effect(NamedTuple):
 
 _NOWHERE: frozenset[str] = frozenset()
 
-# tuple.__new__ makes the named tuple without the Python-level __new__ the class defines (one call less
-# for each of the five or so effects of every action)
-_new_effect = tuple.__new__
+# ``new_effect(Effect, (kind, seat, amount, cause, detail))``: tuple.__new__ makes the named tuple without
+# the Python-level __new__ the class defines. The hottest places (every action makes five or so effects)
+# append such a tuple to ``state.effects`` themselves, which is what GameState.effect does, minus a call.
+new_effect = tuple.__new__
 
 
 @dataclass(slots=True)
@@ -247,7 +248,7 @@ class GameState:
         """Record one consequence of the current action (only when recording)."""
         effects = self.effects
         if effects is not None:
-            effects.append(_new_effect(Effect, (kind, seat, amount, cause, detail)))
+            effects.append(new_effect(Effect, (kind, seat, amount, cause, detail)))
 
     # -- who is to move ------------------------------------------------------
     @property

@@ -23,7 +23,7 @@ from .policy import SHORTFALL_TILE, STRICT, ChoicePolicy, decide
 from .scoring import score_cash, score_era, score_introductory
 from .scout import apply_scout, check_scout
 from .setup import distant_market_tiles
-from .state import GameState, Tile
+from .state import Effect, GameState, Tile, new_effect
 
 Handler = Callable[[GameState, Any, ChoicePolicy], Action]
 
@@ -146,7 +146,8 @@ def _take_income(state: GameState, seat: int) -> None:
     income = state.income_level(seat)
     if income >= 0:
         p.money += income
-        state.effect("money", seat, income, "income")
+        if (effects := state.effects) is not None:  # state.effect, written out (hot)
+            effects.append(new_effect(Effect, ("money", seat, income, "income", {})))
         return
     owed = -income
     paid = min(owed, p.money)
