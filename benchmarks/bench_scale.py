@@ -120,19 +120,28 @@ def timed_ingest(corpus: Path, repeat: int, store: str = "parquet", **kwargs: An
     return statistics.median(times), stored, actions
 
 
-def efficiency(task: float, commit: float, merge: float, workers: int, largest_part: float = 0.0) -> float:
+def efficiency(
+    task: float, commit: float, merge: float, workers: int, largest_part: float = 0.0, loaders: int = 1
+) -> float:
     """Scaling efficiency of ``workers`` workers on as many cores against one, from per-game costs (one unit).
 
-    Each worker replays and writes its games (``task`` per game, in parallel); the parent commits each
-    finished batch (``commit`` per game, one batch at a time while the workers go on, on the same cores:
-    it keeps up while ``commit <= (task + commit) / workers``); a dataset's batches are then merged on
-    the workers (``merge`` per game in all; its tail is ``max(largest_part, merge / workers)``, a table
-    partition per task). Time per game on W cores: ``max((task + commit) / W, commit) + max(largest_part,
-    merge / W)``; on one: ``task + commit + merge``.
+    Each worker replays and writes its games (``task`` per game, in parallel); the parent commits the
+    finished batches (``commit`` per game, on the same cores, by ``loaders`` threads at once: it keeps up
+    while ``commit / loaders <= (task + commit) / workers``); a dataset's batches are then merged on the
+    workers (``merge`` per game in all; its tail is ``max(largest_part, merge / workers)``, a table
+    partition per task). Time per game on W cores: ``max((task + commit) / W, commit / loaders) +
+    max(largest_part, merge / W)``; on one: ``task + commit + merge``.
     """
     one = task + commit + merge
-    many = max((task + commit) / workers, commit) + max(largest_part, merge / workers)
+    many = max((task + commit) / workers, commit / loaders) + max(largest_part, merge / workers)
     return one / (workers * many)
+
+
+def duckdb_loaders(workers: int) -> int:
+    """The loader threads an ingest into a DuckDB file runs with ``workers`` workers (see ``DuckDBCommitter``)."""
+    from brass_stats.storage.ingest import LOADERS_MAX, WORKERS_PER_LOADER
+
+    return min(LOADERS_MAX, -(-workers // WORKERS_PER_LOADER))
 
 
 def largest_merge_part(corpus: Path) -> float:
@@ -169,6 +178,7 @@ def bench_costs(corpus: Path, repeat: int) -> list[dict[str, Any]]:
         timed_ingest(corpus, repeat, store, workers=1)
         c = {k: PARENT[f"{k}_cpu_ms"] for k in ("task", "commit", "compact", "compact_wall")}
         part = statistics.median(largest_merge_part(corpus) for _ in range(repeat)) if store == "parquet" else 0.0
+        loaders = duckdb_loaders if store == "db" else (lambda w: 1)  # a dataset's commit records: one at a time
         COSTS[store] = {**c, "largest_part": part}
         rows.append(
             {
@@ -178,7 +188,9 @@ def bench_costs(corpus: Path, repeat: int) -> list[dict[str, Any]]:
                 "merge_ms": round(c["compact"], 3),
                 "merge_largest_part_ms": round(part, 3),
                 **{
-                    f"model_efficiency_{w}": round(efficiency(c["task"], c["commit"], c["compact"], w, part), 3)
+                    f"model_efficiency_{w}": round(
+                        efficiency(c["task"], c["commit"], c["compact"], w, part, loaders(w)), 3
+                    )
                     for w in (2, 4, 8, 16, 32)
                 },
             }
@@ -375,6 +387,56 @@ def bench_queries(big: Path, repeat: int) -> list[dict[str, Any]]:
     return rows
 
 
+def bench_loaders(corpus: Path, repeat: int, counts: list[int], group: int = 64) -> list[dict[str, Any]]:
+    """Loading staged batches into a fresh DuckDB file with 1, 2, ... loader threads at once (what the
+    ``ingest`` process does while its workers replay): wall seconds and the speed-up over one loader.
+    The batches are staged once by this process (as workers would) and copied for each run; the loads
+    use the real ``DuckDBCommitter`` in groups of ``group`` games."""
+    from brass_stats.storage import Store
+    from brass_stats.storage.ingest import DuckDBCommitter, run_batch
+
+    files = sorted(str(p) for p in corpus.glob("*.json"))
+    with tempfile.TemporaryDirectory(dir=corpus.parent) as d:
+        staged = Path(d) / "staged"
+        results = [
+            run_batch(files[i : i + 32], frozenset(), str(staged), f"b{i:06d}", False, AS_PLAYED)
+            for i in range(0, len(files), 32)
+        ]
+        rows: list[dict[str, Any]] = []
+        base = 0.0
+        for loaders in counts:
+            walls, cpus = [], []
+            for run in range(repeat):
+                db = Path(d) / f"load-{loaders}-{run}.duckdb"
+                store = Store(db)
+                committer = DuckDBCommitter(store, set(), loaders=loaders, background=True)
+                committer.group_games = group
+                shutil.copytree(staged, committer.dest, dirs_exist_ok=True)
+                start = time.perf_counter()
+                for r in results:
+                    committer.commit([r])
+                committer.flush()
+                walls.append(time.perf_counter() - start)
+                cpus.append(committer.load_cpu_seconds)
+                committer.close()
+                assert store.count("games") == len(files), store.count("games")
+                store.close()
+                db.unlink()
+            wall = statistics.median(walls)
+            base = base or wall
+            rows.append(
+                {
+                    "what": f"DuckDB load, {loaders} loader thread(s)",
+                    "games": len(files),
+                    "wall_s": round(wall, 3),
+                    "load_cpu_ms_per_game": round(1000 * statistics.median(cpus) / len(files), 3),
+                    "speed_up": round(base / wall, 2),
+                }
+            )
+            print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=400, help="games for the throughput rows")
@@ -382,7 +444,8 @@ def main() -> None:
     ap.add_argument("--rss-games", default="1000,10000", help="comma-separated corpus sizes for client memory")
     ap.add_argument("--big", type=int, default=100_000, help="games in the dataset for query latency (0: skip)")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--only", default="ingest,costs,rss,queries")
+    ap.add_argument("--loaders", default="1,2,4", help="comma-separated loader-thread counts for the loaders row")
+    ap.add_argument("--only", default="ingest,costs,loaders,rss,queries")
     ap.add_argument("--work", type=Path, default=None, help="working folder (default: a temporary one)")
     args = ap.parse_args()
     only = set(args.only.split(","))
@@ -391,13 +454,15 @@ def main() -> None:
     print(json.dumps({"cpus": os.cpu_count(), "python": sys.version.split()[0], "work": str(work)}), flush=True)
     try:
         corpus = work / "corpus"
-        if only & {"ingest", "costs", "queries"}:
+        if only & {"ingest", "costs", "loaders", "queries"}:
             actions = make_corpus(corpus, args.games)
             print(json.dumps({"corpus_games": args.games, "corpus_actions": actions}), flush=True)
         if "ingest" in only:
             bench_ingest(corpus, args.repeat, [int(x) for x in args.workers.split(",")])
         if "costs" in only:
             bench_costs(corpus, args.repeat)
+        if "loaders" in only:
+            bench_loaders(corpus, args.repeat, [int(x) for x in args.loaders.split(",")])
         if "rss" in only:
             bench_rss(work, [int(x) for x in args.rss_games.split(",") if x])
         if "queries" in only and args.big:

@@ -52,17 +52,17 @@ def to_rail_era(state: GameState) -> GameState:
 
 def give(state: GameState, seat: int, *cards: str) -> GameState:
     """Replace a player's hand with exactly these cards."""
-    state.players[seat].hand = list(cards)
+    state.player_mut(seat).hand = list(cards)  # states from apply_action share unchanged players
     return state
 
 
 def set_money(state: GameState, seat: int, money: int) -> GameState:
-    state.players[seat].money = money
+    state.player_mut(seat).money = money
     return state
 
 
 def set_income_space(state: GameState, seat: int, space: int) -> GameState:
-    state.players[seat].income_space = space
+    state.player_mut(seat).income_space = space
     return state
 
 
@@ -90,7 +90,7 @@ def place_tile(
     info = state.rules.level(industry, level)
     if resources is None:
         resources = 0 if flipped else info.resources_on_build(state.era)
-    p = state.players[owner]
+    p = state.player_mut(owner)
     left = p.mat[industry][level - 1]
     assert left > 0, f"player {owner} has no {industry} level {level} left on the mat"
     p.set_mat_count(industry, level, left - 1)
@@ -102,8 +102,8 @@ def place_tile(
 
 def place_link(state: GameState, link_id: str, owner: int) -> GameState:
     assert link_id in state.rules.links, link_id
-    state.links[link_id] = owner
-    state.players[owner].link_tiles -= 1
+    state.links = {**state.links, link_id: owner}  # states from apply_action share their links
+    state.player_mut(owner).link_tiles -= 1
     state.touch_board()
     return state
 
@@ -111,7 +111,7 @@ def place_link(state: GameState, link_id: str, owner: int) -> GameState:
 def clear_mat_below(state: GameState, seat: int, industry: str, level: int) -> GameState:
     """Remove every tile below ``level`` of an industry from a mat, as if developed away."""
     for lv in range(1, level):
-        state.players[seat].set_mat_count(industry, lv, 0)
+        state.player_mut(seat).set_mat_count(industry, lv, 0)
     return state
 
 
@@ -120,6 +120,7 @@ def set_merchants(state: GameState, faces: dict[str, list[str]], beer: bool | No
 
     Barrels follow setup (beside non-blank tiles) unless ``beer`` forces them.
     """
+    state.merchant_spaces = list(state.merchant_spaces)  # states from apply_action share the list
     for loc, fs in faces.items():
         spaces = [i for i, ms in enumerate(state.merchant_spaces) if ms.location == loc]
         assert len(spaces) == len(fs), f"{loc} has {len(spaces)} merchant space(s) in this game"
@@ -171,7 +172,8 @@ def pass_until_round_ends(state: GameState) -> GameState:
 def last_round(state: GameState, cards_each: int = 1) -> GameState:
     """Make this the era's final round: an empty deck and ``cards_each`` card(s) in every hand."""
     state.deck = []
-    for p in state.players:
+    for seat in range(state.num_players):
+        p = state.player_mut(seat)
         p.hand = p.hand[:cards_each]
     if state.era == "canal" and state.era_round == 1:
         two_actions(state)

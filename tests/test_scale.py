@@ -9,8 +9,10 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -217,29 +219,76 @@ def test_a_game_met_twice_in_one_run_is_stored_once(logs: Path, tmp_path: Path) 
         assert con.execute("SELECT count(DISTINCT action_index) = count(*) FROM actions").fetchone() == (True,)
 
 
+@pytest.mark.parametrize("workers", [1, 2])
 def test_duckdb_loads_in_groups_of_batches_give_the_same_rows(
-    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
 ) -> None:
     """The parent loads finished batches into DuckDB a group at a time (one transaction, one statement per
-    table): groups of 2 games, with a game met twice across groups and a failure, store what one group does."""
+    table): groups of 2 games, with a game met twice across groups and a failure, store what one group does.
+    With 2 workers the groups load in 2 loader threads at once (each with its own transaction)."""
     d = tmp_path / "in"
     shutil.copytree(logs, d)
     shutil.copy(next(iter(sorted(logs.glob("random-*.json")))), d / "zz-again.json")  # a repeat, in a later batch
     one = ingest([d], tmp_path / "one.duckdb", workers=1, progress=False, policy=AS_PLAYED, batch_size=1)
     ingest_module = importlib.import_module("brass_stats.storage.ingest")
     monkeypatch.setattr(ingest_module.DuckDBCommitter, "group_games", 2)
-    loads: list[int] = []
-    flush = ingest_module.DuckDBCommitter.flush
+    monkeypatch.setattr(ingest_module, "WORKERS_PER_LOADER", 1)
+    loads: list[tuple[int, str, int]] = []  # games, loader thread, loaders
+    load = ingest_module.DuckDBCommitter._load
 
-    def counted(self: object) -> None:
-        loads.append(len(self.waiting))  # type: ignore[attr-defined]
-        flush(self)
+    def counted(self: Any, waiting: list[Any], new: list[str]) -> None:
+        loads.append((len(new), threading.current_thread().name, self.loaders))
+        load(self, waiting, new)
 
-    monkeypatch.setattr(ingest_module.DuckDBCommitter, "flush", counted)
-    groups = ingest([d], tmp_path / "groups.duckdb", workers=1, progress=False, policy=AS_PLAYED, batch_size=1)
-    assert len([n for n in loads if n]) >= 3  # several groups were loaded
+    monkeypatch.setattr(ingest_module.DuckDBCommitter, "_load", counted)
+    path = tmp_path / "groups.duckdb"
+    groups = ingest([d], path, workers=workers, progress=False, policy=AS_PLAYED, batch_size=1)
+    assert len([n for n, _, _ in loads if n]) >= 3  # several groups were loaded
+    if workers == 2:  # in loader threads, two of them
+        assert all(name.startswith("duckdb-load") and loaders == 2 for _, name, loaders in loads)
+    else:  # in this thread
+        assert {name for _, name, _ in loads} == {threading.current_thread().name}
     assert (one.stored, one.skipped, one.failed) == (groups.stored, groups.skipped, groups.failed) == (N_GAMES, 1, 1)
-    assert_same_rows(open_corpus(db=tmp_path / "one.duckdb"), open_corpus(db=tmp_path / "groups.duckdb"))
+    assert_same_rows(open_corpus(db=tmp_path / "one.duckdb"), open_corpus(db=path))
+    assert not staging_dir(path).exists()  # every staging file loaded, and the folder removed
+
+
+def test_a_failed_duckdb_load_stops_the_import_and_keeps_only_whole_groups(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A load that fails in a loader thread (here: the disk fills up on the third group) stops the import
+    with its error; what is stored is whole groups, and a second run stores the rest."""
+    ingest_module = importlib.import_module("brass_stats.storage.ingest")
+    monkeypatch.setattr(ingest_module.DuckDBCommitter, "group_games", 2)
+    monkeypatch.setattr(ingest_module, "WORKERS_PER_LOADER", 1)
+    load = ingest_module.DuckDBCommitter._load
+    calls: list[list[str]] = []
+    loaded: list[str] = []
+
+    def failing(self: Any, waiting: list[Any], new: list[str]) -> None:
+        calls.append(new)
+        if len(calls) == 3:
+            raise OSError("No space left on device")
+        load(self, waiting, new)
+        loaded.extend(new)
+
+    monkeypatch.setattr(ingest_module.DuckDBCommitter, "_load", failing)
+    path = tmp_path / "g.duckdb"
+    with pytest.raises(OSError, match="No space left"):
+        ingest([logs], path, workers=2, progress=False, policy=AS_PLAYED, batch_size=1)
+    con = open_corpus(db=path)
+    stored = {r[0] for r in con.execute("SELECT game_id FROM games").fetchall()}
+    assert stored == set(loaded) and stored.isdisjoint(calls[2])  # every group but the failed one
+    whole = (
+        "SELECT count(*) FROM games g WHERE n_actions <> (SELECT count(*) FROM actions a WHERE a.game_id = g.game_id)"
+    )
+    assert con.execute(whole).fetchone() == (0,)
+    con.close()
+    monkeypatch.setattr(ingest_module.DuckDBCommitter, "_load", load)
+    again = ingest([logs], path, workers=2, progress=False, policy=AS_PLAYED, batch_size=1)
+    assert again.stored == N_GAMES - len(stored)
+    con = open_corpus(db=path)
+    assert con.execute("SELECT count(*), count(DISTINCT game_id) FROM games").fetchone() == (N_GAMES, N_GAMES)
 
 
 def test_one_bad_file_never_stops_an_import(logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,8 +7,6 @@ brewery) puts all three at distance 1 from each other.
 
 from __future__ import annotations
 
-from collections import deque
-
 from .state import GameState
 
 
@@ -31,15 +29,19 @@ def distances_from(state: GameState, origins: tuple[str, ...]) -> dict[str, int]
     dist = state.link_cache.get(origins)
     if dist is None:
         adj = _adjacency(state)
-        dist = {o: 0 for o in origins}
-        queue = deque(origins)
-        while queue:
-            here = queue.popleft()
-            d = dist[here] + 1
-            for nxt in adj.get(here, ()):
-                if nxt not in dist:
-                    dist[nxt] = d
-                    queue.append(nxt)
+        dist = dict.fromkeys(origins, 0)
+        # breadth first, one distance at a time (every location reached by a link is in adj)
+        frontier = [o for o in origins if o in adj]
+        d = 0
+        while frontier:
+            d += 1
+            reached = []
+            for here in frontier:
+                for nxt in adj[here]:
+                    if nxt not in dist:
+                        dist[nxt] = d
+                        reached.append(nxt)
+            frontier = reached
         state.link_cache[origins] = dist
     return dist
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from ..errors import IllegalAction
-from ..rules_data import WILD_INDUSTRY, WILD_LOCATION, Location, card_industries, card_location
+from ..rules_data import WILD_INDUSTRY, WILD_LOCATION, Location, Slot, card_industries, card_location
 from .actions import Build
 from .board import connected_to_trade, network
 from .policy import SLOT, ChoicePolicy, decide
 from .resources import consume_coal, consume_iron, flip, spend
-from .state import GameState, Tile
+from .state import Effect, GameState, Tile, new_effect
 
 
 def check_card(state: GameState, a: Build, loc: Location) -> bool:
@@ -80,22 +80,33 @@ def slot_options(state: GameState, seat: int, industry: str, level: int, loc: Lo
     In the Canal Era a player who already has a tile in the location may only
     replace that tile (one tile per location per player).
     """
-    own_here = [s for s in loc.slots if (t := state.tiles.get(s.ref)) is not None and t.owner == seat]
-    if state.era == "canal" and own_here:
-        t = state.tiles[own_here[0].ref]
-        can = t.industry == industry and t.level < level and industry in own_here[0].industries
-        return [], [own_here[0].index] if can else []
-    empty = [s for s in loc.slots if industry in s.industries and s.ref not in state.tiles]
-    singles = [s for s in empty if s.single_icon]
-    allowed_empty = [s.index for s in (singles or empty)]
-    over = []
+    tiles = state.tiles
+    empty: list[int] = []  # undeveloped slots showing the industry
+    singles: list[int] = []  # those showing it alone
+    placed: list[tuple[Slot, Tile]] = []
+    own_here: tuple[Slot, Tile] | None = None  # the player's first tile here
     for s in loc.slots:
-        t = state.tiles.get(s.ref)
-        if t is None or t.industry != industry or t.level >= level:
+        t = tiles.get(s.ref)
+        if t is None:
+            if industry in s.industries:
+                empty.append(s.index)
+                if len(s.industries) == 1:
+                    singles.append(s.index)
+        else:
+            placed.append((s, t))
+            if own_here is None and t.owner == seat:
+                own_here = (s, t)
+    if state.era == "canal" and own_here is not None:
+        s, t = own_here
+        can = t.industry == industry and t.level < level and industry in s.industries
+        return [], [s.index] if can else []
+    over = []
+    for s, t in placed:
+        if t.industry != industry or t.level >= level:
             continue
         if t.owner == seat or (industry in ("coal_mine", "iron_works") and resource_gone(state, industry)):
             over.append(s.index)
-    return allowed_empty, over
+    return singles or empty, over
 
 
 def resource_gone(state: GameState, industry: str) -> bool:
@@ -234,7 +245,7 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
     coal, coal_cost = consume_coal(state, seat, (a.location,), info.cost_coal, a.coal, policy, "build")
     iron, iron_cost = consume_iron(state, seat, info.cost_iron, a.iron, policy, "build")
     spend(state, seat, info.cost_money + coal_cost + iron_cost, "build", f"building {a.industry} level {level}")
-    p.take_from_mat(a.industry)
+    state.player_mut(seat).take_from_mat(a.industry)
     tile = Tile(seat, a.industry, level, info.resources_on_build(state.era))
     state.place_tile(ref, tile)
     state.effect("build", seat, 1, "build", tile=ref, industry=a.industry, level=level)
@@ -243,6 +254,8 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
     _sell_to_market(state, ref, tile)
     coal_out = coal if info.cost_coal else None
     iron_out = iron if info.cost_iron else None
+    if slot == a.slot and coal_out == a.coal and iron_out == a.iron:
+        return a  # every choice stated as made (a log written by this engine): no new action to make
     return Build(seat, a.card, a.industry, a.location, slot, coal_out, iron_out, a.second_card)
 
 
@@ -256,7 +269,7 @@ def _sell_to_market(state: GameState, ref: str, tile: Tile) -> None:
         market, attr = state.rules.markets["iron"], "iron_market"
     else:
         return
-    p = state.players[tile.owner]
+    p = state.player_mut(tile.owner)
     while tile.resources > 0:
         price = market.sell_price(getattr(state, attr))
         if price is None:
@@ -264,7 +277,11 @@ def _sell_to_market(state: GameState, ref: str, tile: Tile) -> None:
         setattr(state, attr, getattr(state, attr) + 1)
         tile.resources -= 1
         p.money += price
-        state.effect("market_sale", tile.owner, price, "build", resource=market.resource, tile=ref)
-        state.effect("money", tile.owner, price, "market_sale", resource=market.resource)
+        if (effects := state.effects) is not None:  # state.effect, written out (hot)
+            resource = market.resource
+            effects.append(
+                new_effect(Effect, ("market_sale", tile.owner, price, "build", {"resource": resource, "tile": ref}))
+            )
+            effects.append(new_effect(Effect, ("money", tile.owner, price, "market_sale", {"resource": resource})))
     if tile.resources == 0:
         flip(state, ref, "market_sale")

@@ -13,7 +13,7 @@ def remove_for_develop(state: GameState, seat: int, industry: str, cause: str) -
     """Take the lowest tile of ``industry`` off the mat (Develop, Gloucester bonus); returns its level."""
     if industry not in state.rules.industries:
         raise IllegalAction("log.unknown_name", f"unknown industry {industry!r}", player=seat)
-    p = state.players[seat]
+    p = state.player_mut(seat)
     level = p.lowest_level(industry)
     if level is None:
         raise IllegalAction("develop.tiles_left", f"player {seat} has no {industry} tiles left to develop", player=seat)
@@ -46,4 +46,6 @@ def apply_develop(state: GameState, a: Develop, policy: ChoicePolicy) -> Develop
         remove_for_develop(state, seat, ind, "develop")
     iron, cost = consume_iron(state, seat, n, a.iron, policy, "develop")
     spend(state, seat, cost, "develop")
+    if iron == a.iron:
+        return a  # every choice stated as made
     return Develop(seat, a.card, a.industries, iron)

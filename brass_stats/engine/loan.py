@@ -19,7 +19,7 @@ def loan_allowed(state: GameState) -> bool:
 
 def apply_loan(state: GameState, a: Loan, policy: ChoicePolicy) -> Loan:
     rules, seat = state.rules, a.player
-    p = state.players[seat]
+    p = state.player_mut(seat)
     if not loan_allowed(state):
         raise IllegalAction("loan.deck_exhausted", "no loans once the Rail Era's draw deck is exhausted", player=seat)
     options = dict(rules.loan_options)
@@ -45,4 +45,5 @@ def apply_loan(state: GameState, a: Loan, policy: ChoicePolicy) -> Loan:
     p.loans += 1
     state.effect("money", seat, amount, "loan")
     state.effect("income_spaces", seat, p.income_space - before, "loan")
-    return Loan(seat, a.card, amount if len(options) > 1 else None)
+    stated = amount if len(options) > 1 else None
+    return a if stated == a.amount else Loan(seat, a.card, stated)

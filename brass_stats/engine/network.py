@@ -26,15 +26,14 @@ def check_link_placeable(state: GameState, seat: int, link_id: str) -> None:
     if not link.allowed_in(state.era):
         kind = "canal" if state.era == "canal" else "rail"
         raise IllegalAction("network.era", f"{link_id} has no {kind} line", player=seat)
-    if state.has_pieces_on_board(seat) or not state.rules.link_anywhere_without_pieces:
-        net = network(state, seat)
-        if not any(loc in net for loc in link.connects):
-            raise IllegalAction(
-                "network.adjacent",
-                f"{link_id} is not adjacent to player {seat}'s network",
-                player=seat,
-                network=sorted(net),
-            )
+    net = network(state, seat)  # empty: no pieces on the board
+    if (net or not state.rules.link_anywhere_without_pieces) and net.isdisjoint(link.connects):
+        raise IllegalAction(
+            "network.adjacent",
+            f"{link_id} is not adjacent to player {seat}'s network",
+            player=seat,
+            network=sorted(net),
+        )
 
 
 def link_tile_limit(state: GameState) -> int:
@@ -78,7 +77,7 @@ def apply_network(state: GameState, a: Network, policy: ChoicePolicy) -> Network
         check_link_placeable(state, seat, link_id)
         check_link_tiles_left(state, seat, policy)
         state.add_link(link_id, seat)
-        state.players[seat].link_tiles -= 1  # below 0 only in a game replayed as played
+        state.player_mut(seat).link_tiles -= 1  # below 0 only in a game replayed as played
         state.effect("link", seat, 1, "network", link=link_id, link_type=era)
         if era == "rail":
             stated = None if a.coal is None else a.coal[i : i + 1]
@@ -99,4 +98,7 @@ def apply_network(state: GameState, a: Network, policy: ChoicePolicy) -> Network
             rule="network.double_beer",
         )
     spend(state, seat, link_cost(era, n) + market_cost, "network")
-    return Network(seat, a.card, links, tuple(coal_used) if era == "rail" else None, beer)
+    coal = tuple(coal_used) if era == "rail" else None
+    if links == a.links and coal == a.coal and beer == a.beer:
+        return a  # every choice stated as made
+    return Network(seat, a.card, links, coal, beer)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..errors import IllegalAction
 from .board import connected_to_trade, distances_from, slot_location
 from .policy import BEER_SOURCE, COAL_MINE, IRON_WORKS, ChoicePolicy, decide, depart
-from .state import GameState
+from .state import Effect, GameState, Tile, new_effect
 
 MARKET = "market"
 MERCHANT = "merchant"
@@ -20,7 +20,7 @@ def spend(state: GameState, seat: int, amount: int, cause: str, what: str | None
     """Pay money to the bank via the Character tile (counts toward turn order)."""
     if amount <= 0:
         return
-    p = state.players[seat]
+    p = state.player_mut(seat)
     if p.money < amount:
         raise IllegalAction(
             "money.afford",
@@ -31,7 +31,8 @@ def spend(state: GameState, seat: int, amount: int, cause: str, what: str | None
         )
     p.money -= amount
     p.spent += amount
-    state.effect("money", seat, -amount, cause)
+    if (effects := state.effects) is not None:  # state.effect, written out (hot)
+        effects.append(new_effect(Effect, ("money", seat, -amount, cause, {})))
 
 
 def take_resource(state: GameState, ref: str, cause: str) -> None:
@@ -39,16 +40,24 @@ def take_resource(state: GameState, ref: str, cause: str) -> None:
     t = state.tiles[ref] = state.tiles[ref].copy()  # tiles are shared between copies of a state
     t.resources -= 1
     if t.resources == 0:
-        flip(state, ref, cause)
+        _flip_copied(state, ref, t, cause)
 
 
 def flip(state: GameState, ref: str, cause: str) -> None:
-    t = state.tiles[ref] = state.tiles[ref].copy()  # tiles are shared between copies of a state
+    _flip_copied(state, ref, state.tiles[ref].copy(), cause)  # tiles are shared between copies of a state
+
+
+def _flip_copied(state: GameState, ref: str, t: Tile, cause: str) -> None:
+    """Flip ``t``, a copy of the tile at ``ref`` that no other state holds."""
+    state.tiles[ref] = t
     t.flipped = True
     info = state.level_info(t)
     moved = state.advance_income(t.owner, info.income_spaces)
-    state.effect("flip", t.owner, 1, cause, tile=ref, industry=t.industry, level=t.level)
-    state.effect("income_spaces", t.owner, moved, cause, tile=ref)
+    if (effects := state.effects) is not None:  # state.effect, written out (hot)
+        effects.append(
+            new_effect(Effect, ("flip", t.owner, 1, cause, {"tile": ref, "industry": t.industry, "level": t.level}))
+        )
+        effects.append(new_effect(Effect, ("income_spaces", t.owner, moved, cause, {"tile": ref})))
     state.touch_board(links=False, placed=False)
 
 
@@ -81,14 +90,15 @@ def consume_coal(
         for ref, t in state.tiles.items():
             if t.industry != "coal_mine" or t.flipped or t.resources <= 0:
                 continue
-            d = dist.get(slot_location(ref))
+            d = dist.get(ref.partition(":")[0])
             if d is None:
                 continue
             if best is None or d < best:
                 best, closest = d, [ref]
             elif d == best:
                 closest.append(ref)
-        closest.sort(key=_slot_sort_key)
+        if len(closest) > 1:
+            closest.sort(key=_slot_sort_key)
         if stated is not None:
             src = stated[i]
         elif closest:
@@ -161,10 +171,9 @@ def consume_iron(
     cost = 0
     market = state.rules.markets["iron"]
     for i in range(n):
-        works = sorted(
-            (ref for ref, t in state.tiles.items() if t.industry == "iron_works" and not t.flipped and t.resources > 0),
-            key=_slot_sort_key,
-        )
+        works = [r for r, t in state.tiles.items() if t.industry == "iron_works" and not t.flipped and t.resources > 0]
+        if len(works) > 1:
+            works.sort(key=_slot_sort_key)
         if works:
             src = (
                 stated[i]
@@ -273,7 +282,9 @@ def consume_beer(
             )
         if src == MERCHANT:
             assert merchant_space is not None
-            state.merchant_spaces[merchant_space] = state.merchant_spaces[merchant_space].with_beer(False)
+            spaces = list(state.merchant_spaces)  # a new list: states share it
+            spaces[merchant_space] = spaces[merchant_space].with_beer(False)
+            state.merchant_spaces = spaces
             state.effect("beer_used", seat, 1, cause, source=MERCHANT)
         else:
             take_resource(state, src, cause)

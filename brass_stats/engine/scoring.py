@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .state import GameState
+from .state import Effect, GameState, new_effect
 
 
 def location_link_value(state: GameState, loc: str) -> int:
@@ -35,19 +35,31 @@ def score_era(state: GameState) -> None:
         **state.era_boards,
         state.era: (dict(state.tiles), dict(state.links)),  # tiles are never changed in place
     }
-    values = {link_id: link_vp(state, link_id) for link_id in state.links}
+    # link_vp for every link, with the lookups it repeats done once
+    icons, locations, links = _flipped_link_icons(state), state.rules.locations, state.rules.links
+    values = {
+        link_id: sum(locations[loc].printed_link_vp + icons.get(loc, 0) for loc in links[link_id].connects)
+        for link_id in state.links
+    }
     cause = f"{state.era}_era_scoring"
+    players = [state.player_mut(seat) for seat in range(state.num_players)]  # every one scores, as a rule
     for link_id, owner in state.links.items():
-        state.players[owner].vp += values[link_id]
-        state.players[owner].link_tiles += 1  # the tile comes back (its other side is the rail link)
-        state.effect("vp", owner, values[link_id], cause, source="link", link=link_id)
-    state.links.clear()
+        p = players[owner]
+        p.vp += values[link_id]
+        p.link_tiles += 1  # the tile comes back (its other side is the rail link)
+        if (effects := state.effects) is not None:  # state.effect, written out (hot)
+            effects.append(
+                new_effect(Effect, ("vp", owner, values[link_id], cause, {"source": "link", "link": link_id}))
+            )
+    state.links = {}
     state.touch_board()
     for ref, t in state.tiles.items():
         if t.flipped:
             vp = state.level_info(t).vp
-            state.players[t.owner].vp += vp
-            state.effect("vp", t.owner, vp, cause, source="tile", tile=ref, industry=t.industry, level=t.level)
+            players[t.owner].vp += vp
+            if (effects := state.effects) is not None:  # state.effect, written out (hot)
+                detail = {"source": "tile", "tile": ref, "industry": t.industry, "level": t.level}
+                effects.append(new_effect(Effect, ("vp", t.owner, vp, cause, detail)))
 
 
 def score_cash(state: GameState) -> None:
@@ -55,7 +67,8 @@ def score_cash(state: GameState) -> None:
     per = state.rules.cash_vp_per
     if not per:
         return
-    for p in state.players:
+    for seat in range(state.num_players):
+        p = state.player_mut(seat)
         vp = p.money // per
         p.vp += vp
         state.effect("vp", p.seat, vp, "cash_scoring", money=p.money)
@@ -64,7 +77,8 @@ def score_cash(state: GameState) -> None:
 def score_introductory(state: GameState) -> None:
     """The introductory game's extra scoring after the Canal Era: 1 VP per £4 (at most 15), VP equal to
     the income level (never below 0 VP in total), and flipped level-2+ tiles scored a second time."""
-    for p in state.players:
+    for seat in range(state.num_players):
+        p = state.player_mut(seat)
         money_vp = min(15, p.money // 4)
         p.vp += money_vp
         state.effect("vp", p.seat, money_vp, "introductory_scoring", source="money")
@@ -75,7 +89,7 @@ def score_introductory(state: GameState) -> None:
     for ref, t in state.tiles.items():
         if t.flipped and t.level >= 2:
             vp = state.level_info(t).vp
-            state.players[t.owner].vp += vp
+            state.player_mut(t.owner).vp += vp
             state.effect(
                 "vp", t.owner, vp, "introductory_scoring", source="tile", tile=ref, industry=t.industry, level=t.level
             )

@@ -23,10 +23,10 @@ def check_scout(state: GameState, a: Scout) -> None:
 
 
 def apply_scout(state: GameState, a: Scout, policy: ChoicePolicy) -> Scout:
-    p = state.players[a.player]
+    p = state.player_mut(a.player)
     for wild in (WILD_LOCATION, WILD_INDUSTRY):
         if state.wild[wild] <= 0:
             raise IllegalAction("scout.cards", f"no {wild} card is left in its pile", player=a.player)
-        state.wild[wild] -= 1
+        state.wild = {**state.wild, wild: state.wild[wild] - 1}  # a new dict: states share it
         p.hand.append(wild)
     return a

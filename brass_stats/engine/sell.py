@@ -87,13 +87,16 @@ def apply_sale(state: GameState, seat: int, sale: Sale, policy: ChoicePolicy) ->
         bonus_develop = _merchant_bonus(state, seat, sale, policy)
     elif sale.bonus_develop is not None:
         raise IllegalAction("sell.bonus_develop", "a develop bonus needs the Gloucester merchant's beer", player=seat)
-    ms = state.merchant_spaces[space]
-    return Sale(sale.tile, sale.merchant, ms.index, beer if info.beer_to_sell else None, bonus_develop)
+    index = state.merchant_spaces[space].index
+    beer_out = beer if info.beer_to_sell else None
+    if index == sale.merchant_space and beer_out == sale.beer and bonus_develop == sale.bonus_develop:
+        return sale  # every choice stated as made
+    return Sale(sale.tile, sale.merchant, index, beer_out, bonus_develop)
 
 
 def _merchant_bonus(state: GameState, seat: int, sale: Sale, policy: ChoicePolicy) -> str | None:
     m = state.rules.merchants[sale.merchant]
-    p = state.players[seat]
+    p = state.player_mut(seat)
     cause = f"merchant_bonus:{m.id}"
     if m.bonus_type == "money":
         p.money += m.bonus_amount
@@ -123,4 +126,4 @@ def apply_sell(state: GameState, a: Sell, policy: ChoicePolicy) -> Sell:
     if not a.sales:
         raise IllegalAction("sell.at_least_one", "a Sell action must sell at least one tile", player=a.player)
     done = tuple(apply_sale(state, a.player, s, policy) for s in a.sales)
-    return Sell(a.player, a.card, done)
+    return a if done == a.sales else Sell(a.player, a.card, done)

@@ -47,8 +47,9 @@ def apply_cotton_sale(state: GameState, seat: int, sale: Sale) -> bool:
             )
         if not state.dcm_pile:
             raise IllegalAction("sell.market_closed", "no Distant Cotton Market tile is left to draw", player=seat)
-        move = state.dcm_pile.pop(0)
-        state.dcm_drawn.append(move)
+        move = state.dcm_pile[0]
+        state.dcm_pile = state.dcm_pile[1:]  # new lists: states share them
+        state.dcm_drawn = [*state.dcm_drawn, move]
         last = len(state.rules.dcm_track) - 1
         state.dcm_position = min(state.dcm_position + move, last)
         income = state.dcm_track_value(state.dcm_position)

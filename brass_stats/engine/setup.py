@@ -57,10 +57,24 @@ class SplitMix64:
                 return x % n
 
     def shuffle(self, items: list[Any]) -> None:
-        """Fisher-Yates, from the last position down: swap i with below(i + 1)."""
+        """Fisher-Yates, from the last position down: swap i with below(i + 1).
+
+        :meth:`next` and :meth:`below` written out in the loop (the same numbers: a game's setup
+        shuffles a hundred times or more, and calls cost more than the arithmetic)."""
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = (1 << 64) - ((1 << 64) % n)
+            while True:
+                state = (state + 0x9E3779B97F4A7C15) & MASK64
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+                x = z ^ (z >> 31)
+                if x < limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
 
 # Merchant tile faces as written in chance records.

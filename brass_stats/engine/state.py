@@ -1,6 +1,11 @@
 """Game state: plain mutable records, copied cheaply for look-ahead.
 
 The state holds what is on the table; rules live in the action modules.
+Each action starts from :meth:`GameState.successor` of the state before it, which shares with it
+everything the engine replaces rather than changes: every list and dict but ``tiles`` (the engine
+puts a new list or dict in place, e.g. ``state.deck = state.deck[n:]``), the chance source, and the
+:class:`Player` records, which the engine changes only through :meth:`GameState.player_mut` (a
+shared player is copied first). :meth:`GameState.copy` shares nothing one may change by hand.
 Derived facts (who is connected to what) are cached per board version in
 :mod:`brass_stats.engine.board` and never recomputed while the board is unchanged.
 Copies of a state share those caches until one of them changes its board: a change
@@ -10,6 +15,7 @@ to a shared cache is true for every state sharing it.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -48,6 +54,21 @@ class Tile:
         return Tile(self.owner, self.industry, self.level, self.resources, self.flipped)
 
 
+_STARTING_MATS: weakref.WeakKeyDictionary[RulesData, tuple[dict[str, tuple[int, ...]], dict[str, int]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _starting_mat(rules: RulesData) -> tuple[dict[str, tuple[int, ...]], dict[str, int]]:
+    """(the full player mat, the first level of each industry), made once per rules data (never changed)."""
+    found = _STARTING_MATS.get(rules)
+    if found is None:
+        ids = rules.industry_ids
+        mat = {ind: tuple(lv.tiles for lv in rules.industries[ind]) for ind in ids}
+        found = _STARTING_MATS[rules] = (mat, {ind: rules.first_level(ind) for ind in ids})
+    return found
+
+
 class Player:
     __slots__ = (
         "seat",
@@ -74,11 +95,11 @@ class Player:
         self.hand: list[str] = []
         self.discard: list[str] = []
         # tiles left on the player mat, per industry, per level (index: level - first level); shared
-        # between copies of the player, so it is replaced (set_mat_count), never changed in place
-        self.mat: dict[str, tuple[int, ...]] = {
-            ind: tuple(lv.tiles for lv in rules.industries[ind]) for ind in rules.industry_ids
-        }
-        self.first_level: dict[str, int] = {ind: rules.first_level(ind) for ind in rules.industry_ids}
+        # between copies of the player (and by every player at the start: the same full mat), so it
+        # is replaced (set_mat_count), never changed in place
+        self.mat: dict[str, tuple[int, ...]]
+        self.first_level: dict[str, int]
+        self.mat, self.first_level = _starting_mat(rules)
         self.spent: int = 0  # money spent this round (on the Character tile)
         self.loans: int = 0
         self.link_tiles: int = c["per_player_components"]["link_tiles"]
@@ -134,10 +155,19 @@ class Effect(NamedTuple):
     detail: dict[str, Any]
 
 
+_NOWHERE: frozenset[str] = frozenset()
+
+# ``new_effect(Effect, (kind, seat, amount, cause, detail))``: tuple.__new__ makes the named tuple without
+# the Python-level __new__ the class defines. The hottest places (every action makes five or so effects)
+# append such a tuple to ``state.effects`` themselves, which is what GameState.effect does, minus a call.
+new_effect = tuple.__new__
+
+
 @dataclass(slots=True)
 class MerchantSpace:
     """A merchant tile on a space; shared between copies of a state, so the engine replaces it
-    (``state.merchant_spaces[i] = ms.with_beer(False)``) rather than changing it."""
+    (in a new list: ``spaces[i] = ms.with_beer(False); state.merchant_spaces = spaces``) rather than
+    changing it."""
 
     location: str
     index: int
@@ -183,6 +213,8 @@ class GameState:
     link_cache: dict[Any, Any] = field(default_factory=dict, repr=False)  # facts about links only
     action_count: int = 0
     effects: list[Effect] | None = None  # set to a list to record consequences
+    # bit ``seat`` set: ``players[seat]`` belongs to this state alone (see ``player_mut``)
+    _owned: int = field(default=-1, init=False, repr=False, compare=False)
 
     def __repr__(self) -> str:
         head = f"<GameState {self.rules.edition}, {self.num_players} players"
@@ -214,8 +246,9 @@ class GameState:
 
     def effect(self, kind: str, seat: int, amount: int, cause: str, **detail: Any) -> None:
         """Record one consequence of the current action (only when recording)."""
-        if self.effects is not None:
-            self.effects.append(Effect(kind, seat, amount, cause, detail))
+        effects = self.effects
+        if effects is not None:
+            effects.append(new_effect(Effect, (kind, seat, amount, cause, detail)))
 
     # -- who is to move ------------------------------------------------------
     @property
@@ -279,18 +312,20 @@ class GameState:
 
     def add_link(self, link_id: str, seat: int) -> None:
         """Place a link tile; the link adjacency is updated from the previous one, not rebuilt."""
-        self.links[link_id] = seat
+        self.links = {**self.links, link_id: seat}  # a new dict: states share their links
         adj = self.link_cache.get("adj")
         nets = self.place_cache.get("nets")
         self.touch_board()
         ends = self.rules.links[link_id].connects
         if adj is not None:
-            adj = dict(adj)
+            adj = adj.copy()
             for a in ends:
-                adj[a] = adj.get(a, frozenset()).union(b for b in ends if b != a)
+                adj[a] = adj.get(a, _NOWHERE).union([b for b in ends if b != a])
             self.link_cache["adj"] = adj
         if nets is not None:
-            self.place_cache["nets"] = [n.union(ends) if i == seat else n for i, n in enumerate(nets)]
+            nets = nets.copy()  # a new list: other states share the old one
+            nets[seat] = nets[seat].union(ends)
+            self.place_cache["nets"] = nets
 
     def place_tile(self, ref: str, tile: Tile) -> None:
         """Put a tile on an empty slot; the owner's network grows by its location (not rebuilt)."""
@@ -299,26 +334,29 @@ class GameState:
         trade = self.place_cache.get(("trade",))
         self.touch_board(links=False)
         if nets is not None:
-            loc = ref.partition(":")[0]
-            self.place_cache["nets"] = [n | {loc} if i == tile.owner else n for i, n in enumerate(nets)]
+            nets = nets.copy()  # a new list: other states share the old one
+            nets[tile.owner] = nets[tile.owner].union((ref.partition(":")[0],))
+            self.place_cache["nets"] = nets
         if trade is not None and tile.industry not in self.rules.trade_industries:
             self.place_cache[("trade",)] = trade
 
     def copy(self) -> GameState:
-        """A copy fit for look-ahead: changing it never changes this state (shares the immutable rules data).
+        """A copy fit for look-ahead and for editing by hand: changing it (its players included) never
+        changes this state (shares the immutable rules data).
 
         The tiles themselves are shared: the engine never changes a :class:`Tile` in place but
         replaces it with a changed copy (copy on write), so only the dict is copied here.
         """
         new = GameState.__new__(GameState)
-        new.__dict__.update(self.__dict__)
+        new.__dict__ = self.__dict__.copy()
         new.players = [p.copy() for p in self.players]
+        new._owned = -1
         new.turn_order = list(self.turn_order)
         new.deck = list(self.deck)
         new.wild = dict(self.wild)
         new.tiles = dict(self.tiles)
         new.links = dict(self.links)
-        new.merchant_spaces = list(self.merchant_spaces)  # replaced, never changed, by the engine
+        new.merchant_spaces = list(self.merchant_spaces)
         new.shortfalls = list(self.shortfalls)
         new.reserve = list(self.reserve)
         new.dcm_pile = list(self.dcm_pile)
@@ -327,10 +365,36 @@ class GameState:
         new.effects = None
         return new
 
+    def successor(self) -> GameState:
+        """The copy :func:`~brass_stats.engine.turn.apply_action` changes (cheaper than :meth:`copy`).
+
+        It shares with this state every part the engine replaces rather than changes (lists, dicts
+        but ``tiles``, the chance source) and the :class:`Player` records themselves: the engine
+        changes a player only through :meth:`player_mut`, which copies a shared one first, in
+        whichever of the two states changes it. Edit a state by hand only after :meth:`copy`.
+        """
+        new = GameState.__new__(GameState)
+        d = self.__dict__.copy()
+        d["players"] = list(self.players)
+        d["tiles"] = self.tiles.copy()
+        d["effects"] = None
+        d["_owned"] = self._owned = 0  # every player is now shared by the two states
+        new.__dict__ = d
+        return new
+
+    def player_mut(self, seat: int) -> Player:
+        """The player at ``seat``, to be changed: a player shared with another state (see
+        :meth:`successor`) is copied first. Hold the result only while nothing else copies it."""
+        if self._owned >> seat & 1:
+            return self.players[seat]
+        p = self.players[seat] = self.players[seat].copy()
+        self._owned |= 1 << seat
+        return p
+
     # -- income and VP ---------------------------------------------------------
     def advance_income(self, seat: int, spaces: int) -> int:
         """Move the income marker forward, capped at the top of the track; returns spaces moved."""
-        p = self.players[seat]
+        p = self.player_mut(seat)
         new = min(p.income_space + spaces, self.rules.max_income_space)
         moved = new - p.income_space
         p.income_space = new

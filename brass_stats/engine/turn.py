@@ -23,7 +23,7 @@ from .policy import SHORTFALL_TILE, STRICT, ChoicePolicy, decide
 from .scoring import score_cash, score_era, score_introductory
 from .scout import apply_scout, check_scout
 from .setup import distant_market_tiles
-from .state import GameState, Tile
+from .state import Effect, GameState, Tile, new_effect
 
 Handler = Callable[[GameState, Any, ChoicePolicy], Action]
 
@@ -48,7 +48,8 @@ def apply_action(
     """
     if state.phase == "over":
         raise IllegalAction("turn.game_over", "the game is over; no further actions may be taken", player=action.player)
-    expected = state.current_player
+    shortfall = state.phase == "shortfall"
+    expected = state.shortfalls[0][0] if shortfall else state.turn_order[state.turn_pos]  # current_player
     if action.player != expected:
         raise IllegalAction(
             "turn.order",
@@ -56,9 +57,9 @@ def apply_action(
             player=action.player,
             expected=expected,
         )
-    new = state if in_place else state.copy()
+    new = state if in_place else state.successor()
     new.effects = state.effects
-    if state.phase == "shortfall":
+    if shortfall:
         if not isinstance(action, Shortfall):
             raise IllegalAction(
                 "turn.shortfall_pending",
@@ -71,7 +72,7 @@ def apply_action(
     if isinstance(action, Shortfall):
         raise IllegalAction("shortfall.not_needed", "no shortfall is being paid now", player=action.player)
 
-    p = new.players[action.player]
+    p = new.player_mut(action.player)  # the acting player always changes (cards)
     cards = action.cards
     if not cards:
         raise IllegalAction("turn.card_in_hand", "every action discards a card", player=action.player)
@@ -82,7 +83,8 @@ def apply_action(
     else:
         need, have = Counter(cards), Counter(p.hand)
         short = [(card, n) for card, n in need.items() if have[card] < n]
-    for card, n in short[:1]:
+    if short:
+        card, n = short[0]
         if card not in new.rules.all_card_codes:
             raise IllegalAction("log.unknown_name", f"unknown card {card!r}", player=action.player)
         raise IllegalAction(
@@ -96,21 +98,25 @@ def apply_action(
     resolved = HANDLERS[type(action)](new, action, policy)
     for card in cards:
         if card in WILD_CARDS:
-            new.wild[card] += 1
+            new.wild = {**new.wild, card: new.wild[card] + 1}  # a new dict: states share it
         else:
             p.discard.append(card)
     new.action_count += 1
     new.actions_this_turn += len(cards) if isinstance(action, Build) else 1  # a double-action build uses both
-    if new.actions_this_turn >= new.actions_per_turn() or not p.hand:
+    c = new.rules.constants  # actions_per_turn(), written out: once per action
+    first = new.era == "canal" and new.era_round == 1
+    per_turn = c["actions_first_round_canal_era"] if first else c["actions_per_turn"]
+    if new.actions_this_turn >= per_turn or not p.hand:
         _end_turn(new)
     return new, resolved
 
 
 def _end_turn(state: GameState) -> None:
-    p = state.players[state.turn_order[state.turn_pos]]
-    size = state.rules.constants["hand_size"]
-    while len(p.hand) < size and state.deck:
-        p.hand.append(state.deck.pop(0))
+    p = state.player_mut(state.turn_order[state.turn_pos])
+    draw = state.rules.constants["hand_size"] - len(p.hand)
+    if draw > 0 and state.deck:
+        p.hand.extend(state.deck[:draw])
+        state.deck = state.deck[draw:]  # a new list: states share the deck
     state.actions_this_turn = 0
     state.turn_pos += 1
     if state.turn_pos == state.num_players:
@@ -121,8 +127,9 @@ def _end_round(state: GameState) -> None:
     era_ends = not state.deck and all(not p.hand for p in state.players)
     final_round = era_ends and (state.era == "rail" or bool(state.options.get("introductory")))
     state.turn_order = sorted(state.turn_order, key=lambda s: state.players[s].spent)
-    for p in state.players:
-        p.spent = 0
+    for seat, p in enumerate(state.players):
+        if p.spent:
+            state.player_mut(seat).spent = 0
     state.turn_pos = 0
     if not final_round:
         for seat in state.turn_order:
@@ -135,11 +142,12 @@ def _end_round(state: GameState) -> None:
 
 
 def _take_income(state: GameState, seat: int) -> None:
-    p = state.players[seat]
+    p = state.player_mut(seat)
     income = state.income_level(seat)
     if income >= 0:
         p.money += income
-        state.effect("money", seat, income, "income")
+        if (effects := state.effects) is not None:  # state.effect, written out (hot)
+            effects.append(new_effect(Effect, ("money", seat, income, "income", {})))
         return
     owed = -income
     paid = min(owed, p.money)
@@ -149,13 +157,13 @@ def _take_income(state: GameState, seat: int) -> None:
     if short == 0:
         return
     if sellable_for_shortfall(state, seat):
-        state.shortfalls.append((seat, short))
+        state.shortfalls = [*state.shortfalls, (seat, short)]  # a new list: states share it
     else:
         _lose_vp(state, seat, short)
 
 
 def _lose_vp(state: GameState, seat: int, short: int) -> None:
-    p = state.players[seat]
+    p = state.player_mut(seat)
     lost = min(p.vp, short)  # "lose 1 VP (if possible)": never below 0
     p.vp -= lost
     state.effect("vp", seat, -lost, "shortfall", short=short)
@@ -179,7 +187,7 @@ def tile_sale_value_of(state: GameState, tile: Tile) -> int:
 def apply_shortfall(state: GameState, a: Shortfall, policy: ChoicePolicy) -> Shortfall:
     """Remove own tiles (half their cost each) until the shortfall is covered; then 1 VP per £1 still short."""
     seat, remaining = state.shortfalls[0]
-    p = state.players[seat]
+    p = state.player_mut(seat)
     stated = None if a.tiles is None else list(a.tiles)
     chosen: list[str] = []
     while remaining > 0:
@@ -228,11 +236,12 @@ def apply_shortfall(state: GameState, a: Shortfall, policy: ChoicePolicy) -> Sho
         )
     if remaining > 0:
         _lose_vp(state, seat, remaining)
-    state.shortfalls.pop(0)
+    state.shortfalls = state.shortfalls[1:]
     if not state.shortfalls:
         state.phase = "actions"
         _after_round(state, state.era_ends_after_shortfall)
-    return Shortfall(seat, tuple(chosen))
+    done = tuple(chosen)
+    return a if done == a.tiles else Shortfall(seat, done)
 
 
 def _ref_key(ref: str) -> tuple[str, int]:
@@ -265,6 +274,7 @@ def _start_rail_era(state: GameState) -> None:
     state.merchant_spaces = [ms.with_beer(bool(ms.accepts)) for ms in state.merchant_spaces]
     state.touch_board(links=False)
     n = state.num_players
+    state.chance = state.chance.copy()  # the chance source is shared with earlier states (successor)
     if state.rules.dcm_tiles:  # Distant Cotton Market: marker to the top, all tiles reshuffled
         state.dcm_position = 0
         state.dcm_drawn = []
@@ -273,7 +283,8 @@ def _start_rail_era(state: GameState) -> None:
     state.reserve = []
     remove = state.rules.classic_deck_removed_in_rail.get(n, 0) if state.options.get("classic_deck") else 0
     deal = state.chance.rail_deal(cards, n, remove)
-    for p, hand in zip(state.players, deal.hands, strict=True):
+    for seat, hand in zip(range(n), deal.hands, strict=True):
+        p = state.player_mut(seat)
         p.discard = []
         p.hand = list(hand)
     state.deck = list(deal.deck)

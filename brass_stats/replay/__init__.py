@@ -27,7 +27,7 @@ from ..errors import IllegalAction
 from ..log.format import GameLog
 
 
-@dataclass
+@dataclass(slots=True)
 class Step:
     """One applied action: where it sat, what it did, and the state after it."""
 

@@ -150,17 +150,21 @@ class Market:
 
     def buy_price(self, cubes: int) -> int:
         """Price of the cheapest filled space when the market holds ``cubes``."""
-        self._check_cubes(cubes)
+        capacity = len(self.prices)  # called for every cube bought: no property, no helper call
+        if not 0 <= cubes <= capacity:
+            self._check_cubes(cubes)
         if cubes == 0:
             return self.price_when_empty
-        return self.prices[self.capacity - cubes]
+        return self.prices[capacity - cubes]
 
     def sell_price(self, cubes: int) -> int | None:
         """Price paid for the most expensive empty space, or None when full."""
-        self._check_cubes(cubes)
-        if cubes == self.capacity:
+        capacity = len(self.prices)
+        if not 0 <= cubes <= capacity:
+            self._check_cubes(cubes)
+        if cubes == capacity:
             return None
-        return self.prices[self.capacity - cubes - 1]
+        return self.prices[capacity - cubes - 1]
 
 
 # Card codes: "loc:<location>", "ind:<industry>[+<industry>]", "wild:location", "wild:industry".

@@ -26,10 +26,11 @@ import glob
 import os
 import shutil
 import socket
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -116,7 +117,7 @@ class IngestReport:
     task_seconds: float = 0.0  # summed over tasks: the work the workers did
     task_cpu_seconds: float = 0.0  # the same in CPU time (what a loaded machine inflates least)
     commit_seconds: float = 0.0  # the parent's own work: committing batches (the serial part of a run)
-    commit_cpu_seconds: float = 0.0  # the same in CPU time of this process (DuckDB's threads included)
+    commit_cpu_seconds: float = 0.0  # the same in CPU time (of the thread committing, and of the loader threads)
     compact_seconds: float = 0.0  # merging a dataset's new batches at the end (serial, after the workers)
     compact_cpu_seconds: float = 0.0
     stored_actions: int = 0
@@ -435,21 +436,28 @@ class _Committer(Protocol):
 
 
 class DuckDBCommitter:
-    """Bulk-loads finished batches' staging files into the DuckDB store, a group of batches per transaction.
+    """Bulk-loads finished batches' staging files into the DuckDB store, a group of batches per transaction,
+    in background threads.
 
     A DuckDB transaction's commit costs as much as loading a few dozen games (it writes the log and
-    checkpoints), and the parent does it alone while the workers replay: batches are accepted as they
-    finish (new games counted, repeats dropped) and loaded together once :attr:`group_games` games or
-    :attr:`group_seconds` seconds have gathered, one statement per table. A killed run loses the
-    gathered batches (never part of a game); the next run imports them again.
+    checkpoints), so batches are accepted as they finish (new games counted, repeats dropped) and loaded
+    together once :attr:`group_games` games or :attr:`group_seconds` seconds have gathered, one statement
+    per table. A group is loaded by a thread of its own, with its own cursor and transaction (DuckDB
+    appends from several transactions at once), so the importing process goes on handing out tasks while
+    it loads, and up to :attr:`loaders` groups load at once: one DuckDB file then takes games from many
+    workers (a single loader is the bottleneck beyond about 6 workers). Each group is whole or absent; a
+    killed run loses the gathered groups (never part of a game), and the next run imports them again.
     """
 
     partitioned = False
     group_games = 512
     group_seconds = 10.0
 
-    def __init__(self, store: Store, stored: set[str]) -> None:
+    def __init__(self, store: Store, stored: set[str], loaders: int = 1, background: bool = True) -> None:
         self.store, self.stored = store, stored
+        self.loaders = max(1, loaders)
+        self.background = background  # False: each group loads at once, in this thread (a one-process import)
+        self.load_cpu_seconds = 0.0  # CPU time of the loads made in loader threads
         self.dest = staging_dir(Path(store.path).absolute())  # workers write there, from any folder
         # we hold the database's write lock: anything staged there is a killed run's leftover
         shutil.rmtree(self.dest, ignore_errors=True)
@@ -457,9 +465,18 @@ class DuckDBCommitter:
         self.waiting: list[tuple[BatchResult, list[str] | None]] = []  # a batch, and the ids to keep if not all
         self.waiting_games = 0
         self.since = time.monotonic()
+        self._pool: ThreadPoolExecutor | None = None
+        self._loading: list[tuple[Future[None], list[str]]] = []  # a group's load, and its new game ids
+        self._lock = threading.Lock()
+        # each load runs one DuckDB thread: loads run side by side rather than one at a time on many
+        # threads (which costs more CPU per game, taken from the workers)
+        con = store.con
+        self._threads = con.execute("SELECT current_setting('threads')").fetchone()[0]  # type: ignore[index]
+        con.execute("SET threads = 1")
 
     def commit(self, results: list[BatchResult]) -> int:
         """Accept finished batches: returns the games new to the store; loads them when a group is full."""
+        self._reap(wait_all=False)  # a load that failed stops the import here
         new = 0
         for r in results:
             ids = [g for g in r.game_ids if g not in self.stored]
@@ -468,54 +485,119 @@ class DuckDBCommitter:
             self.waiting_games += len(ids)
             new += len(ids)
         if self.waiting_games >= self.group_games or time.monotonic() - self.since >= self.group_seconds:
-            self.flush()
+            self._start_load()
         return new
 
     def flush(self) -> None:
-        """Load every accepted batch in one transaction."""
+        """Load every accepted batch and wait for every load (raises the first load's error)."""
+        self._start_load()
+        self._reap(wait_all=True)
+
+    def _start_load(self) -> None:
+        if self.background:  # as many groups in memory and on disk as loaders, no more
+            while self.waiting and len(self._loading) >= self.loaders:
+                self._reap_one(self._loading.pop(0))  # (a failure leaves the waiting group waiting)
         waiting, self.waiting, self.waiting_games = self.waiting, [], 0
         self.since = time.monotonic()
         if not waiting:
             return
-        con = self.store.con
+        new = [g for r, keep in waiting for g in (r.game_ids if keep is None else keep)]
+        if not self.background:
+            self._reap_one((_done(self._load, waiting, new), new))
+            return
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.loaders, thread_name_prefix="duckdb-load")
+        self._loading.append((self._pool.submit(self._timed_load, waiting, new), new))
+
+    def _reap(self, wait_all: bool) -> None:
+        """Collect finished loads (every load with ``wait_all``); the first failure is raised after the others."""
+        error: BaseException | None = None
+        still: list[tuple[Future[None], list[str]]] = []
+        for item in self._loading:
+            if not wait_all and not item[0].done():
+                still.append(item)
+                continue
+            try:
+                self._reap_one(item)
+            except BaseException as e:  # noqa: BLE001 (raised below, once every load is accounted for)
+                error = error or e
+        self._loading = still
+        if error is not None:
+            raise error
+
+    def _reap_one(self, item: tuple[Future[None], list[str]]) -> None:
+        load, new = item
+        try:
+            load.result()
+        except BaseException:
+            self.stored.difference_update(new)  # rolled back: not stored
+            raise
+
+    def _timed_load(self, waiting: list[tuple[BatchResult, list[str] | None]], new: list[str]) -> None:
+        start = time.thread_time()  # (DuckDB runs a query on the calling thread with threads = 1)
+        try:
+            self._load(waiting, new)
+        finally:
+            with self._lock:
+                self.load_cpu_seconds += time.thread_time() - start
+
+    def _load(self, waiting: list[tuple[BatchResult, list[str] | None]], new: list[str]) -> None:
+        """Load a group of batches in one transaction (in a loader thread, with a cursor of its own)."""
+        con = self.store.con.cursor()
         whole: dict[str, list[str]] = {}  # table -> staging files loaded whole
         failures: list[str] = []
-        new: list[str] = []
-        con.execute("BEGIN TRANSACTION")
         try:
-            for r, keep in waiting:
-                new += r.game_ids if keep is None else keep
-                for rel in r.files:
-                    name, path = rel.split("/", 1)[0], str(self.dest / rel)
-                    if name == "failures":
-                        failures.append(path)
-                    elif keep is None:
-                        whole.setdefault(name, []).append(path)
-                    elif keep:  # a batch with games stored already: only the others
-                        con.execute(
-                            f'INSERT INTO "{name}" BY NAME SELECT * FROM read_parquet({_listing([path])}) '
-                            "WHERE list_contains(?, game_id)",
-                            [keep],
-                        )
-            for name, files in whole.items():
-                con.execute(f'INSERT INTO "{name}" BY NAME SELECT * FROM read_parquet({_listing(files)})')
-            if failures:
-                listing = _listing(failures)
-                con.execute(f"DELETE FROM failures WHERE file IN (SELECT file FROM read_parquet({listing}))")
-                con.execute(f"INSERT INTO failures BY NAME SELECT * FROM read_parquet({listing})")
-            if new:
-                con.execute("DELETE FROM failures WHERE list_contains(?, game_id)", [new])
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            self.stored.difference_update(new)
-            raise
+            con.execute("BEGIN TRANSACTION")
+            try:
+                for r, keep in waiting:
+                    for rel in r.files:
+                        name, path = rel.split("/", 1)[0], str(self.dest / rel)
+                        if name == "failures":
+                            failures.append(path)
+                        elif keep is None:
+                            whole.setdefault(name, []).append(path)
+                        elif keep:  # a batch with games stored already: only the others
+                            con.execute(
+                                f'INSERT INTO "{name}" BY NAME SELECT * FROM read_parquet({_listing([path])}) '
+                                "WHERE list_contains(?, game_id)",
+                                [keep],
+                            )
+                for name, files in whole.items():
+                    con.execute(f'INSERT INTO "{name}" BY NAME SELECT * FROM read_parquet({_listing(files)})')
+                if failures:
+                    listing = _listing(failures)
+                    con.execute(f"DELETE FROM failures WHERE file IN (SELECT file FROM read_parquet({listing}))")
+                    con.execute(f"INSERT INTO failures BY NAME SELECT * FROM read_parquet({listing})")
+                if new:
+                    con.execute("DELETE FROM failures WHERE list_contains(?, game_id)", [new])
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+        finally:
+            con.close()
         for r, _ in waiting:
             for rel in r.files:
                 (self.dest / rel).unlink(missing_ok=True)
 
     def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+        with contextlib.suppress(Exception):  # the connection may be closed already
+            self.store.con.execute(f"SET threads = {int(self._threads)}")
         shutil.rmtree(self.dest, ignore_errors=True)
+
+
+def _done(fn: Callable[..., None], *args: Any) -> Future[None]:
+    """``fn(*args)`` run now, as a finished future (its error kept in it)."""
+    fut: Future[None] = Future()
+    try:
+        fn(*args)
+    except BaseException as e:  # noqa: BLE001 (kept in the future, raised by its reader)
+        fut.set_exception(e)
+    else:
+        fut.set_result(None)
+    return fut
 
 
 def _listing(paths: list[str]) -> str:
@@ -552,6 +634,12 @@ class DatasetCommitter:
 
     def close(self) -> None:
         pass
+
+
+# a group's load costs about a sixth of its games' replay and tables (1 ms against 6-8 ms per game): a
+# loader per 4 workers keeps up with room to spare; LOADERS_MAX groups load into one DuckDB file at once
+WORKERS_PER_LOADER = 4
+LOADERS_MAX = 8
 
 
 def staging_dir(db: Path) -> Path:
@@ -644,10 +732,11 @@ def run_import(
 
     def account(results: list[BatchResult]) -> None:
         n = sum(len(r.game_ids) for r in results)
-        t0, c0 = time.perf_counter(), time.process_time()
+        # this thread's CPU (a one-process import loads here; loader threads count their own)
+        t0, c0 = time.perf_counter(), time.thread_time()
         stored = committer.commit(results)
         report.commit_seconds += time.perf_counter() - t0
-        report.commit_cpu_seconds += time.process_time() - c0
+        report.commit_cpu_seconds += time.thread_time() - c0
         report.stored += stored
         report.skipped += n - stored
         for r in results:
@@ -682,10 +771,10 @@ def run_import(
                     # find the file that killed its worker: every file of the batch in a process of its own
                     results.extend(runner.alone(p, dest, partitioned) for p in paths)
             account(results)
-        t0, c0 = time.perf_counter(), time.process_time()
-        committer.flush()  # what a committer gathered (see DuckDBCommitter)
+        t0, c0 = time.perf_counter(), time.thread_time()
+        committer.flush()  # what a committer gathered, and the loads still running (see DuckDBCommitter)
         report.commit_seconds += time.perf_counter() - t0
-        report.commit_cpu_seconds += time.process_time() - c0
+        report.commit_cpu_seconds += time.thread_time() - c0 + getattr(committer, "load_cpu_seconds", 0.0)
     except BaseException:
         # interrupted (Ctrl-C, an error): the batches that finished are whole, keep them
         with contextlib.suppress(Exception):
@@ -732,7 +821,7 @@ def ingest(
         if db is not None:
             store = db if isinstance(db, Store) else Store(db)
             stored = store.game_ids()
-            committer = DuckDBCommitter(store, stored)
+            committer = DuckDBCommitter(store, stored)  # its loaders are set below, with the workers
         else:
             assert parquet_dir is not None
             writer = DatasetWriter(Path(parquet_dir).absolute())  # workers write there, from any folder
@@ -745,10 +834,14 @@ def ingest(
 
             runner = DaskRunner(cluster, known, policy)
             in_flight = runner.in_flight()
+            n = max(1, in_flight // 2)
         else:
             n = workers or os.cpu_count() or 1
             runner = InlineRunner(known, policy) if n == 1 else ProcessRunner(n, known, policy)
             in_flight = 1 if n == 1 else n * 2
+        if isinstance(committer, DuckDBCommitter):
+            committer.loaders = min(LOADERS_MAX, -(-n // WORKERS_PER_LOADER))
+            committer.background = n > 1 or cluster is not None
         try:
             with _progress(progress) as advance:
                 files = iter_game_files(paths)
