@@ -21,13 +21,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import fields
 from datetime import UTC, datetime
-from itertools import chain, compress
+from itertools import compress
 from operator import attrgetter, is_not, itemgetter, ne
 from typing import Any, Literal
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from ..engine.actions import Action, Build, Develop, Loan, Network, Pass, Sale, Scout, Sell, Shortfall
 from ..engine.scoring import standings
@@ -458,7 +457,34 @@ def _action_json_column(actions: list[Action]) -> list[str]:
     known, texts = _LAST_ACTIONS
     if len(known) != len(actions):
         return [_action_texts(a)[0] for a in actions]
-    return [t if a == k else _action_texts(a)[0] for a, k, t in zip(actions, known, texts, strict=True)]
+    # equal actions: the same class and field values, compared as one tuple each (what the dataclass's
+    # __eq__ does, without its Python-level call)
+    return [
+        t if a is k or (type(a) is type(k) and _fields_of(a) == _fields_of(k)) else _action_texts(a)[0]
+        for a, k, t in zip(actions, known, texts, strict=True)
+    ]
+
+
+_FIELD_GETTERS: dict[type, Any] = {}
+
+
+def _fields_of(a: Action) -> Any:
+    """An action's field values, as the dataclass's ``__eq__`` compares them (the eight action classes;
+    any other class: the action itself, compared by its own ``__eq__``)."""
+    cls = type(a)
+    get = _FIELD_GETTERS.get(cls)
+    if get is None:
+        get = _FIELD_GETTERS[cls] = (
+            attrgetter(*[f.name for f in fields(cls) if f.compare]) if cls in _ACTION_CLASSES else _itself
+        )
+    return get(a)
+
+
+def _itself(a: Action) -> Action:
+    return a
+
+
+_ACTION_CLASSES = frozenset({Build, Network, Develop, Sell, Loan, Scout, Pass, Shortfall})
 
 
 # -- provenance: where a log came from, who played it, when -----------------------------
@@ -514,36 +540,6 @@ def _location_link_values(rules: RulesData, tiles: dict[str, Tile]) -> dict[str,
         if t.flipped:
             extra[_loc(ref)] += rules.level(t.industry, t.level).link_vp
     return {loc: info.printed_link_vp + extra[loc] for loc, info in rules.locations.items()}
-
-
-def _link_icons(rules: RulesData, tiles: dict[str, Tile]) -> dict[str, int]:
-    """Link icons of the flipped tiles per location (locations without any left out)."""
-    out: dict[str, int] = {}
-    level = rules.level
-    for ref, t in tiles.items():
-        if t.flipped:
-            icons = level(t.industry, t.level).link_vp
-            if icons:
-                loc = ref.partition(":")[0]
-                out[loc] = out.get(loc, 0) + icons
-    return out
-
-
-_LINKS_AT: dict[int, tuple[RulesData, dict[str, tuple[str, ...]]]] = {}
-
-
-def _links_at(rules: RulesData) -> dict[str, tuple[str, ...]]:
-    """Per location, the links that touch it (``connects``), computed once per rules data."""
-    known = _LINKS_AT.get(id(rules))
-    if known is None or known[0] is not rules:
-        at: dict[str, list[str]] = {}
-        for link_id, link in rules.links.items():
-            for loc in link.connects:
-                at.setdefault(loc, []).append(link_id)
-        if len(_LINKS_AT) > 64:  # (rules data are shared: a handful per process)
-            _LINKS_AT.clear()
-        known = _LINKS_AT[id(rules)] = (rules, {loc: tuple(ids) for loc, ids in at.items()})
-    return known[1]
 
 
 def _link_value(rules: RulesData, values: dict[str, int], link_id: str) -> int:
@@ -729,19 +725,12 @@ def _memo_json(cache: dict[Any, str], key: Any, value: Any) -> str:
 def _detail_column(details: Sequence[dict[str, Any]]) -> list[str]:
     """Each effect's detail as sorted JSON, memoised: most details repeat (same tile, same resource).
 
-    The memo is keyed by the detail's items when every key and value of the column is a string, an
-    integer (not a bool) or None: equal items then dump the same. Otherwise it is keyed by the
-    detail's ``repr``, which tells apart every value that dumps differently (``True``, ``1``, ``1.0``
-    and ``"1"``). Keys in another order only make another entry.
+    The memo is keyed by the detail's ``repr``, which tells apart every value that dumps differently
+    (``True``, ``1``, ``1.0`` and ``"1"``; keys in another order only make another entry). (Keyed by
+    the items instead, it runs fewer instructions but takes longer: a tuple per item to allocate.)
     """
-    keys: list[Any] | None
-    try:
-        keys = list(map(tuple, map(dict.items, details)))
-    except TypeError:  # (not dicts)
-        keys = None
-    if keys is None or not set(map(type, chain.from_iterable(chain.from_iterable(keys)))) <= _PLAIN:
-        keys = list(map(repr, details))
     cache = _DETAIL_JSON
+    keys = list(map(repr, details))
     out = list(map(cache.get, keys))
     if None in out:
         if len(cache) > 100_000:  # bounded: an ingest worker lives for many games
@@ -750,9 +739,6 @@ def _detail_column(details: Sequence[dict[str, Any]]) -> list[str]:
             if text is None:
                 out[i] = cache[keys[i]] = _SORTED_JSON(details[i])
     return out  # type: ignore[return-value]
-
-
-_PLAIN = frozenset({str, int, type(None)})
 
 
 _RESOURCE_KINDS = {"coal_used": "coal", "iron_used": "iron", "beer_used": "beer"}
@@ -1107,9 +1093,8 @@ _COUNTS = pa.schema([ACTIONS_SCHEMA.field(name) for name in ACTIONS_SCHEMA.names
 
 
 def _per_action_tables(replay: Replay, gid: str) -> tuple[dict[str, pa.Table], int]:
-    """The actions, effects, turn_snapshots, board and era_scores tables, in one pass over the steps
-    (the sums over effects on the effect columns afterwards); and the number of deviation effects
-    (broken rules the replay tolerated)."""
+    """The actions, effects, turn_snapshots, board and era_scores tables, in one pass over the steps;
+    and the number of deviation effects (broken rules the replay tolerated)."""
     steps = replay.steps
     initial = replay.initial
     rules = initial.rules
@@ -1120,23 +1105,68 @@ def _per_action_tables(replay: Replay, gid: str) -> tuple[dict[str, pa.Table], i
 
     # per action
     values: list[tuple[Any, ...]] = []  # card, locations, industry, level
+    counts: list[tuple[int, ...]] = []  # money_spent, <resource>_from_<where>...
+    sources: list[str] = []
     # per action, per seat
     positions: list[int] = []
+    spent_col: list[int] = []
     link_vp: list[int] = []
     tile_vp: list[int] = []
     piece_rows: list[int] = []  # each seat's row of tracker.pieces
     board = _BoardTable(rules)
+    vp_effects: list[tuple[str, Effect]] = []  # (the era of the action, a VP effect)
     era_ends: list[tuple[str, GameState]] = []
 
     tracker = _BoardStatistics(rules, n_players)
     version: int | None = None
     over = False
     no_vp = [0] * n_players
+    spent = [0] * n_players
+    spent_round = None
     order: list[int] = []
     order_positions: list[int] = []
     before = initial
-    for step, st in zip(steps, states, strict=True):
+    summed_kinds = _SUMMED_KINDS.get
+    for step, st, seat in zip(steps, states, actors, strict=True):
         values.append(_action_values(step, before, st))
+        if step.round != spent_round:
+            spent = [0] * n_players
+            spent_round = step.round
+        used: list[tuple[Any, ...]] = []  # resource, source, owner, the owner's type
+        from_counts = None
+        paid = 0
+        for e in step.effects:
+            kind, who, amount, cause, detail = e  # (a tuple: unpacked faster than read by name)
+            res = summed_kinds(kind)
+            if res is None:  # (most effects: nothing summed here)
+                continue
+            if res == "money":
+                if amount < 0 and cause != "income":
+                    spent[who] -= amount
+                    if who == seat:
+                        paid -= amount
+            elif res == "vp":
+                vp_effects.append((step.era, e))
+            elif who == seat:  # a resource the actor used
+                src, owner = detail["source"], detail.get("owner")
+                used.append((res, src, owner, type(owner)))
+                where = src if src in ("market", "merchant") else "own" if owner == seat else "opponents"
+                i = _FROM_COLUMNS.get((res, where))
+                if i is not None:
+                    if from_counts is None:
+                        from_counts = [0] * len(_FROM_COLUMNS)
+                    from_counts[i] += 1
+        counts.append((paid, *(from_counts or _NO_COUNTS)))
+        if used:
+            key = tuple(used)
+            text = _SOURCES_JSON.get(key)
+            if text is None:
+                rows = [{"resource": res, "source": src, "owner": owner} for res, src, owner, _ in used]
+                text = _memo_json(_SOURCES_JSON, key, rows)
+            sources.append(text)
+        else:
+            sources.append(_NO_SOURCES)
+        spent_col.extend(spent)
         if before.turn_order != order:
             order = before.turn_order
             order_positions = [order.index(s) for s in seats]
@@ -1152,10 +1182,10 @@ def _per_action_tables(replay: Replay, gid: str) -> tuple[dict[str, pa.Table], i
             link_vp.extend(tracker.link_vp)
             tile_vp.extend(tracker.tile_vp)
         piece_rows.extend(tracker.piece_row)
-        if over or st.round != step.round:  # the round ends: the board as it stands
+        if st.game_over or st.round != step.round:  # the round ends: the board as it stands
             board.add(step, st, tracker)
-            if over or st.era != step.era:
-                era_ends.append((step.era, st))
+        if st.era != step.era or st.game_over:
+            era_ends.append((step.era, st))
         before = st
     # the last board once more, from scratch: a guard against a miscount in the incremental statistics
     if steps and tracker.rows(over) != _board_statistics(before):
@@ -1172,55 +1202,6 @@ def _per_action_tables(replay: Replay, gid: str) -> tuple[dict[str, pa.Table], i
     actor = _numbers(actors)
     end_of_turn = np.fromiter([st.actions_this_turn == 0 for st in states], dtype=np.bool_, count=n)
     era_column = pa.array(era, type=STR)
-
-    # the effects, as columns; what the actions and snapshots sum over them, computed on the columns
-    per_step = [s.effects for s in steps]
-    flat = list(chain.from_iterable(per_step))
-    n_effects = np.fromiter(map(len, per_step), dtype=np.int64, count=n)
-    columns: list[tuple[Any, ...]] = list(zip(*flat, strict=True)) if flat else [()] * 5  # kind ... detail
-    kind = pa.array(columns[0], type=STR)
-    effect_seat = _numbers(columns[1])
-    amount = _numbers(columns[2])
-    cause = pa.array(columns[3], type=STR)
-    step_of = np.repeat(np.arange(n), n_effects)  # each effect's action, by position
-    effect_actor = np.repeat(actor, n_effects)
-    summed = pc.index_in(kind, value_set=_SUMMED).fill_null(-1).to_numpy()  # see _SUMMED
-    # money spent: payments (not income) per action and seat, summed over the round so far
-    paid_effects = np.flatnonzero(
-        (summed == 0) & (amount < 0) & pc.not_equal(cause, "income").to_numpy(zero_copy_only=False)
-    )
-    spent = np.zeros((n, n_players), dtype=np.int64)
-    np.add.at(spent, (step_of[paid_effects], effect_seat[paid_effects].astype(np.intp)), -amount[paid_effects])
-    paid = spent[np.arange(n), actor] if n else np.zeros(0, dtype=np.int64)
-    spent = np.cumsum(spent, axis=0)
-    if n:
-        rounds = head_numbers[0]
-        first = np.flatnonzero(np.concatenate(([True], rounds[1:] != rounds[:-1])))  # each round's first action
-        round_start = np.repeat(first, np.diff(np.append(first, n)))
-        spent -= np.concatenate((np.zeros((1, n_players), dtype=np.int64), spent))[round_start]
-    # the resources the actor used, where from
-    from_counts = np.zeros((len(_FROM_COLUMNS), n), dtype=np.int32)
-    sources = [_NO_SOURCES] * n
-    used_effects = np.flatnonzero((summed >= 2) & (effect_seat == effect_actor))
-    if len(used_effects):
-        used: list[tuple[Any, ...]] = []  # resource, source, owner, the owner's type
-        last = -1
-        for i, at in zip(used_effects.tolist(), step_of[used_effects].tolist(), strict=True):
-            if at != last:
-                if used:
-                    sources[last] = _sources_json(used)
-                used, last = [], at
-            e = flat[i]
-            res, seat = _RESOURCE_KINDS[e.kind], e.seat
-            src, owner = e.detail["source"], e.detail.get("owner")
-            used.append((res, src, owner, type(owner)))
-            where = src if src in ("market", "merchant") else "own" if owner == seat else "opponents"
-            c = _FROM_COLUMNS.get((res, where))
-            if c is not None:
-                from_counts[c, at] += 1
-        sources[last] = _sources_json(used)
-    vp_effects = [(era[at], flat[i]) for i, at in zip(*_where(summed == 1, step_of), strict=True)]
-
     card, locations, industry, level = zip(*values, strict=True) if values else ((), (), (), ())
     actions = {
         "game_id": pa.repeat(pa.scalar(gid, STR), n),
@@ -1234,28 +1215,31 @@ def _per_action_tables(replay: Replay, gid: str) -> tuple[dict[str, pa.Table], i
         "locations": locations,
         "industry": industry,
         "level": level,
-        "money_spent": paid.astype(np.int32),
-        **dict(zip(_COUNTS.names[1:], from_counts, strict=True)),
+        **dict(zip(_COUNTS.names, _rows_table(counts, _COUNTS).columns, strict=True)),
         "resource_sources": sources,
         "action_json": _action_json_column([s.action for s in steps]),
     }
+
+    per_step = [s.effects for s in steps]
+    flat = [e for effects_of_step in per_step for e in effects_of_step]
+    n_effects = np.fromiter(map(len, per_step), dtype=np.int64, count=n)
     starts = np.cumsum(n_effects) - n_effects
+    columns: list[tuple[Any, ...]] = list(zip(*flat, strict=True)) if flat else [()] * 5  # kind ... detail
     effects = {
         "game_id": pa.repeat(pa.scalar(gid, STR), len(flat)),
-        "action_index": index[step_of],
-        "effect_index": (np.arange(len(flat), dtype=np.int64) - starts[step_of]).astype(np.int32),
-        "actor": effect_actor,
-        "kind": kind,
-        "seat": effect_seat,
-        "amount": amount,
-        "cause": cause,
+        "action_index": np.repeat(index, n_effects),
+        "effect_index": (np.arange(len(flat), dtype=np.int64) - np.repeat(starts, n_effects)).astype(np.int32),
+        "actor": np.repeat(actor, n_effects),
+        "kind": columns[0],
+        "seat": columns[1],
+        "amount": columns[2],
+        "cause": columns[3],
         "detail": _detail_column(columns[4]),
     }
 
     # one row per action and seat: the per-action columns repeated, the board statistics taken by index
-    players = list(chain.from_iterable([st.players for st in states]))
-    money, spaces, vp, loans, hands = zip(*map(_PLAYER_VALUES, players), strict=True) if players else ((),) * 5
-    income_space = np.fromiter(spaces, dtype=np.intp, count=len(spaces))
+    players = [p for st in states for p in st.players]
+    levels = rules.income_levels
     pieces = _taken(tracker.pieces, _PIECES, np.fromiter(piece_rows, dtype=np.intp, count=len(piece_rows)))
     snapshots = {
         "game_id": pa.repeat(pa.scalar(gid, STR), n * n_players),
@@ -1266,16 +1250,16 @@ def _per_action_tables(replay: Replay, gid: str) -> tuple[dict[str, pa.Table], i
         "end_of_turn": np.repeat(end_of_turn, n_players),
         "seat": np.tile(np.arange(n_players, dtype=np.int32), n),
         "order_position": positions,
-        "money": money,
-        "income_space": income_space.astype(np.int32),
-        "income_level": np.asarray(rules.income_levels, dtype=np.int32)[income_space],
-        "vp": vp,
-        "loans": loans,
-        "cards_in_hand": list(map(len, hands)),
+        "money": [p.money for p in players],
+        "income_space": [p.income_space for p in players],
+        "income_level": [levels[p.income_space] for p in players],
+        "vp": [p.vp for p in players],
+        "loans": [p.loans for p in players],
+        "cards_in_hand": [len(p.hand) for p in players],
         "potential_link_vp": link_vp,
         "potential_tile_vp": tile_vp,
         **dict(zip(_PIECES.names, pieces, strict=True)),
-        "spent_this_round": spent.ravel().astype(np.int32),
+        "spent_this_round": spent_col,
     }
     actions_table = _table(actions, ACTIONS_SCHEMA)
     effects_table = _table(effects, EFFECTS_SCHEMA)
@@ -1290,27 +1274,6 @@ def _per_action_tables(replay: Replay, gid: str) -> tuple[dict[str, pa.Table], i
         "era_scores": era_scores,
     }
     return tables, columns[0].count("deviation")
-
-
-# the effect kinds summed per action, by their position: money, vp, then the resources used
-_SUMMED = pa.array(["money", "vp", *_RESOURCE_KINDS], type=STR)
-_PLAYER_VALUES = attrgetter("money", "income_space", "vp", "loans", "hand")
-
-
-def _where(mask: np.ndarray, step_of: np.ndarray) -> tuple[list[int], list[int]]:
-    """The positions where ``mask`` holds, and their actions, as Python integers."""
-    at = np.flatnonzero(mask)
-    return at.tolist(), step_of[at].tolist()
-
-
-def _sources_json(used: list[tuple[Any, ...]]) -> str:
-    """An action's resource_sources: the resources the actor used, as sorted JSON (memoised)."""
-    key = tuple(used)
-    text = _SOURCES_JSON.get(key)
-    if text is None:
-        rows = [{"resource": res, "source": src, "owner": owner} for res, src, owner, _ in used]
-        text = _memo_json(_SOURCES_JSON, key, rows)
-    return text
 
 
 _ERA_SCORE_COLUMNS = ERA_SCORES_SCHEMA.names[3:]  # link_vp ... tiles_scored
@@ -1379,7 +1342,7 @@ class _BoardTable:
         self.rules = rules
         self.rounds: list[tuple[Any, ...]] = []  # era, round, era_round, action_index, before_scoring
         self.pieces: list[tuple[Any, ...]] = []  # piece ... vp_if_scored
-        self.round_of_row: list[int] = []
+        self.rows_of_round: list[int] = []  # how many rows each round has (a round's rows are consecutive)
         self.piece_of_row: list[int] = []
         self._tiles: dict[str, Tile] = {}  # ref -> the tile last seen there
         self._tile_rows: dict[str, int] = {}  # ref -> that tile's piece row
@@ -1388,14 +1351,9 @@ class _BoardTable:
         self._order: list[str] = []
         self._others: dict[tuple[Any, ...], int] = {}  # link, merchant and market -> piece row
         self._ends: dict[str, tuple[str, ...]] = {}  # link id -> the locations it connects
-        self._printed = {loc: info.printed_link_vp for loc, info in rules.locations.items()}
-        self._links_at = _links_at(rules)
-        # the last board's links, link icons of flipped tiles per location, each link's row, the
-        # links by id and their rows in that order; merchants and their rows
-        self._links: dict[str, int] = {}
+        # the last mid-era round's links, link icons per location and link rows; merchants and their rows
+        self._links: dict[str, int] | None = None
         self._icons: dict[str, int] = {}
-        self._link_row: dict[str, int] = {}
-        self._link_order: list[str] = []
         self._last_link_rows: list[int] = []
         self._spaces: list[Any] = []
         self._merchant_rows: list[int] = []
@@ -1413,20 +1371,24 @@ class _BoardTable:
     def add(self, step: Step, st: GameState, current: _BoardStatistics) -> None:
         """The board after ``step``, which ends a round (``current`` holds ``st``'s board statistics)."""
         era_end = st.game_over or st.era != step.era
-        r = len(self.rounds)
         self.rounds.append((step.era, step.round, step.era_round, step.index, era_end))
         rows = self.piece_of_row
         start = len(rows)
         if era_end:  # the board as it was just before the era's scoring
             tiles, links = st.era_boards[step.era]
             self._add_tiles(tiles, None)
-            rows.extend(self._link_rows(links, _link_icons(self.rules, tiles)))
+            rows.extend(self._link_rows(links, _location_link_values(self.rules, tiles)))
             self._after_era_end = True  # (the tiles replaced since are not all in current.touched)
         else:
             # only the tiles replaced since the last board can need a new row
             self._add_tiles(st.tiles, None if self._after_era_end else current.touched)
             self._after_era_end = False
-            rows.extend(self._link_rows(st.links, current.icons))
+            # the same link rows as the last round's unless a link or a location's link icons changed
+            links = st.links
+            if (links is not self._links and links != self._links) or current.icons != self._icons:
+                self._links, self._icons = links, dict(current.icons)
+                self._last_link_rows = self._link_rows(links, current.location_link_values())
+            rows.extend(self._last_link_rows)
         current.touched.clear()
         # the merchant tile faces, so a board drawn from the table shows them (merchant spaces are
         # replaced when they change, never changed in place)
@@ -1449,7 +1411,7 @@ class _BoardTable:
                 for market, cubes in zip(("coal", "iron"), markets, strict=True)
             ]
         rows.extend(self._market_rows)
-        self.round_of_row.extend([r] * (len(rows) - start))
+        self.rows_of_round.append(len(rows) - start)
 
     def _add_tiles(self, tiles: dict[str, Tile], touched: set[str] | None) -> None:
         """The tiles' rows, by location then slot (``touched``: the only refs whose tile can have been
@@ -1477,52 +1439,29 @@ class _BoardTable:
                 self.pieces.append(("tile", loc, slot, None, t.owner, t.industry, t.level, t.flipped, t.resources, vp))
         self.piece_of_row.extend(map(tile_rows.__getitem__, order))
 
-    def _link_rows(self, links: dict[str, int], icons: dict[str, int]) -> list[int]:
-        """The links' rows, by link id (``icons``: link icons of the flipped tiles per location).
-
-        Only the links that are new, changed owner, or touch a location whose icons changed since
-        the last board are valued again; the others keep their row.
-        """
-        old = self._links
-        redo: list[str] = []
-        if links is not old and links != old:
-            redo = list(compress(links, map(ne, links.values(), map(old.get, links))))
-            if len(links) != len(old) or redo:
-                self._link_order = sorted(links)
-            self._links = links
-        old_icons = self._icons
-        if icons != old_icons:
-            at = self._links_at
-            for loc in icons.keys() | old_icons.keys():
-                if icons.get(loc, 0) != old_icons.get(loc, 0):
-                    redo.extend([link_id for link_id in at.get(loc, ()) if link_id in links])
-            self._icons = dict(icons)
-        elif not redo and links is old:
-            return self._last_link_rows
-        if redo:
-            ends, known, printed, link_row = self._ends, self._others, self._printed, self._link_row
-            for link_id in redo:
-                connects = ends.get(link_id)
-                if connects is None:
-                    connects = ends[link_id] = tuple(self.rules.links[link_id].connects)
-                owner = links[link_id]
-                vp = 0
-                for loc in connects:
-                    vp += printed[loc] + icons.get(loc, 0)
-                key = (link_id, owner, vp)
-                i = known.get(key)
-                if i is None:
-                    i = known[key] = len(self.pieces)
-                    self.pieces.append(("link", None, None, link_id, owner, None, None, None, None, vp))
-                link_row[link_id] = i
-        self._last_link_rows = list(map(self._link_row.__getitem__, self._link_order))
-        return self._last_link_rows
+    def _link_rows(self, links: dict[str, int], values: dict[str, int]) -> list[int]:
+        """The links' rows, by link id (``values``: link icons per location)."""
+        ends, known = self._ends, self._others
+        out = []
+        for link_id in sorted(links):
+            connects = ends.get(link_id)
+            if connects is None:
+                connects = ends[link_id] = tuple(self.rules.links[link_id].connects)
+            owner = links[link_id]
+            vp = 0
+            for loc in connects:
+                vp += values[loc]
+            key = (link_id, owner, vp)
+            i = known.get(key)
+            if i is None:
+                i = known[key] = len(self.pieces)
+                self.pieces.append(("link", None, None, link_id, owner, None, None, None, None, vp))
+            out.append(i)
+        return out
 
     def table(self, gid: str) -> pa.Table:
         # a round's rows are consecutive: its values repeated as many times as it has rows
-        of_round = np.bincount(
-            np.fromiter(self.round_of_row, dtype=np.intp, count=len(self.round_of_row)), minlength=len(self.rounds)
-        )
+        of_round = np.fromiter(self.rows_of_round, dtype=np.intp, count=len(self.rows_of_round))
         era, *rest = zip(*self.rounds, strict=True) if self.rounds else ((),) * len(_BOARD_BASE)
         rounds = [
             pa.array(era, type=STR).take(pa.array(np.repeat(np.arange(len(of_round)), of_round))),
