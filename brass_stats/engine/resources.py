@@ -127,7 +127,9 @@ def consume_coal(
                 depart(policy, state, _not_closest(seat, closest, best, src), cause)
         if src != MARKET:
             take_resource(state, src, cause)
-            state.effect("coal_used", seat, 1, cause, source=src, owner=state.tiles[src].owner)
+            if (effects := state.effects) is not None:  # state.effect, written out (hot)
+                detail = {"source": src, "owner": state.tiles[src].owner}
+                effects.append(new_effect(Effect, ("coal_used", seat, 1, cause, detail)))
         else:
             if not connected_to_trade(state, origins):
                 raise IllegalAction(
@@ -141,7 +143,8 @@ def consume_coal(
             if state.coal_market > 0:
                 state.coal_market -= 1
             cost += price
-            state.effect("coal_used", seat, 1, cause, source=MARKET, price=price)
+            if (effects := state.effects) is not None:  # state.effect, written out (hot)
+                effects.append(new_effect(Effect, ("coal_used", seat, 1, cause, {"source": MARKET, "price": price})))
         used.append(src)
     return tuple(used), cost
 
@@ -200,13 +203,16 @@ def consume_iron(
             _market_stated(state, stated, i, "iron_works", seat)
         if src != MARKET:
             take_resource(state, src, cause)
-            state.effect("iron_used", seat, 1, cause, source=src, owner=state.tiles[src].owner)
+            if (effects := state.effects) is not None:  # state.effect, written out (hot)
+                detail = {"source": src, "owner": state.tiles[src].owner}
+                effects.append(new_effect(Effect, ("iron_used", seat, 1, cause, detail)))
         else:
             price = market.buy_price(state.iron_market)
             if state.iron_market > 0:
                 state.iron_market -= 1
             cost += price
-            state.effect("iron_used", seat, 1, cause, source=MARKET, price=price)
+            if (effects := state.effects) is not None:  # state.effect, written out (hot)
+                effects.append(new_effect(Effect, ("iron_used", seat, 1, cause, {"source": MARKET, "price": price})))
         used.append(src)
     return tuple(used), cost
 
