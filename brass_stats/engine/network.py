@@ -78,7 +78,8 @@ def apply_network(state: GameState, a: Network, policy: ChoicePolicy) -> Network
         check_link_placeable(state, seat, link_id)
         check_link_tiles_left(state, seat, policy)
         state.add_link(link_id, seat)
-        state.player_mut(seat).link_tiles -= 1  # below 0 only in a game replayed as played
+        p = state.players[seat] if state._owned >> seat & 1 else state.player_mut(seat)  # player_mut, inlined (hot)
+        p.link_tiles -= 1  # below 0 only in a game replayed as played
         if (effects := state.effects) is not None:  # state.effect, written out (hot)
             effects.append(new_effect(Effect, ("link", seat, 1, "network", {"link": link_id, "link_type": era})))
         if era == "rail":

@@ -20,7 +20,7 @@ def spend(state: GameState, seat: int, amount: int, cause: str, what: str | None
     """Pay money to the bank via the Character tile (counts toward turn order)."""
     if amount <= 0:
         return
-    p = state.player_mut(seat)
+    p = state.players[seat] if state._owned >> seat & 1 else state.player_mut(seat)  # player_mut, inlined (hot)
     if p.money < amount:
         raise IllegalAction(
             "money.afford",

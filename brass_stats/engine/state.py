@@ -384,7 +384,10 @@ class GameState:
 
     def player_mut(self, seat: int) -> Player:
         """The player at ``seat``, to be changed: a player shared with another state (see
-        :meth:`successor`) is copied first. Hold the result only while nothing else copies it."""
+        :meth:`successor`) is copied first. Hold the result only while nothing else copies it.
+
+        The hottest places write its fast path out:
+        ``state.players[seat] if state._owned >> seat & 1 else state.player_mut(seat)``."""
         if self._owned >> seat & 1:
             return self.players[seat]
         p = self.players[seat] = self.players[seat].copy()
@@ -394,7 +397,7 @@ class GameState:
     # -- income and VP ---------------------------------------------------------
     def advance_income(self, seat: int, spaces: int) -> int:
         """Move the income marker forward, capped at the top of the track; returns spaces moved."""
-        p = self.player_mut(seat)
+        p = self.players[seat] if self._owned >> seat & 1 else self.player_mut(seat)  # player_mut, inlined (hot)
         new = min(p.income_space + spaces, self.rules.max_income_space)
         moved = new - p.income_space
         p.income_space = new

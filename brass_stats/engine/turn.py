@@ -112,7 +112,8 @@ def apply_action(
 
 
 def _end_turn(state: GameState) -> None:
-    p = state.player_mut(state.turn_order[state.turn_pos])
+    seat = state.turn_order[state.turn_pos]
+    p = state.players[seat] if state._owned >> seat & 1 else state.player_mut(seat)  # player_mut, inlined (hot)
     draw = state.rules.constants["hand_size"] - len(p.hand)
     if draw > 0 and state.deck:
         p.hand.extend(state.deck[:draw])
@@ -142,7 +143,7 @@ def _end_round(state: GameState) -> None:
 
 
 def _take_income(state: GameState, seat: int) -> None:
-    p = state.player_mut(seat)
+    p = state.players[seat] if state._owned >> seat & 1 else state.player_mut(seat)  # player_mut, inlined (hot)
     income = state.income_level(seat)
     if income >= 0:
         p.money += income
