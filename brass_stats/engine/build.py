@@ -245,8 +245,14 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
             level=replacing.level,
         )
         state.touch_board(links=False)
-    coal, coal_cost = consume_coal(state, seat, (a.location,), info.cost_coal, a.coal, policy, "build")
-    iron, iron_cost = consume_iron(state, seat, info.cost_iron, a.iron, policy, "build")
+    # most tiles need no coal or no iron: the consume_* calls only check that no source is stated then
+    coal: tuple[str, ...] = ()
+    iron: tuple[str, ...] = ()
+    coal_cost = iron_cost = 0
+    if info.cost_coal or a.coal is not None:
+        coal, coal_cost = consume_coal(state, seat, (a.location,), info.cost_coal, a.coal, policy, "build")
+    if info.cost_iron or a.iron is not None:
+        iron, iron_cost = consume_iron(state, seat, info.cost_iron, a.iron, policy, "build")
     spend(state, seat, info.cost_money + coal_cost + iron_cost, "build", f"building {a.industry} level {level}")
     p = state.players[seat] if state._owned >> seat & 1 else state.player_mut(seat)  # player_mut, inlined (hot)
     p.take_from_mat(a.industry)

@@ -76,7 +76,8 @@ def apply_network(state: GameState, a: Network, policy: ChoicePolicy) -> Network
     links = tuple([aliases.get(lid, lid) for lid in a.links])
     for i, link_id in enumerate(links):
         check_link_placeable(state, seat, link_id)
-        check_link_tiles_left(state, seat, policy)
+        if state.players[seat].link_tiles <= 0:  # what check_link_tiles_left checks first (hot)
+            check_link_tiles_left(state, seat, policy)
         state.add_link(link_id, seat)
         p = state.players[seat] if state._owned >> seat & 1 else state.player_mut(seat)  # player_mut, inlined (hot)
         p.link_tiles -= 1  # below 0 only in a game replayed as played
