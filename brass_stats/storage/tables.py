@@ -21,12 +21,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import fields
 from datetime import UTC, datetime
-from itertools import compress
-from operator import is_not, itemgetter, ne
+from itertools import chain, compress
+from operator import attrgetter, is_not, itemgetter, ne
 from typing import Any, Literal
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..engine.actions import Action, Build, Develop, Loan, Network, Pass, Sale, Scout, Sell, Shortfall
 from ..engine.scoring import standings
@@ -227,7 +228,8 @@ def game_id(log: GameLog) -> str:
     sorted, compact), written piece by piece: the same text ``json.dumps`` writes for the whole.
     """
     actions = tuple(log.actions)
-    texts = [_action_texts(a) for a in actions]
+    writers = _WRITERS.get
+    texts = [(write(a) if (write := writers(type(a))) else None) or _action_texts(a) for a in actions]
     # the actions table writes the same actions in field order: kept for the next game_tables
     _LAST_ACTIONS[:] = [actions, [t[0] for t in texts]]
     text = "".join(
@@ -336,8 +338,9 @@ _WRITERS: dict[type[Action], _Writer] = {}
 
 def _writer(cls: type[Action]) -> _Writer:
     """A function written for one action class (as ``dataclasses`` writes ``__init__``): no loop over
-    the fields, each field's text made once and placed in both key orders. Strings, integers and
-    tuples of strings only: anything else returns None (sales, an unexpected type)."""
+    the fields, each field's text made once and placed in both key orders (``p``: as written, ``q``:
+    sorted, which differ for sales). Strings, integers, tuples of strings and of sales only: anything
+    else returns None (an unexpected type)."""
     keys = _action_keys(cls)
     if keys is None:
         return None
@@ -345,33 +348,49 @@ def _writer(cls: type[Action]) -> _Writer:
     lines = ["def write(a):"]
     for i, (name, key) in enumerate(in_order):
         if name == "type":
-            lines.append(f"    p{i} = {key + _STR_JSON(cls.TYPE)!r}")
+            lines.append(f"    p{i} = q{i} = {key + _STR_JSON(cls.TYPE)!r}")
             continue
         lines += [
             f"    v = a.{name}",
             "    if v is None:",
-            f"        p{i} = None",
+            f"        p{i} = q{i} = None",
             "    elif isinstance(v, str):",
-            f"        p{i} = {key!r} + S(v)",
+            f"        p{i} = q{i} = {key!r} + S(v)",
             "    elif type(v) is int:",
-            f"        p{i} = {key!r} + R(v)",
+            f"        p{i} = q{i} = {key!r} + R(v)",
             "    elif type(v) is tuple:",
             "        try:",
-            f"            p{i} = {key + '['!r} + ','.join(map(S, v)) + ']'",
+            f"            p{i} = q{i} = {key + '['!r} + ','.join(map(S, v)) + ']'",
             "        except TypeError:",
-            "            return None",
+            "            t = SALES(v)",
+            "            if t is None:",
+            "                return None",
+            f"            p{i} = {key!r} + t[0]",
+            f"            q{i} = {key!r} + t[1]",
             "    else:",
             "        return None",
         ]
     order = ", ".join(f"p{i}" for i in range(len(in_order)))
-    by_key = ", ".join(f"p{i}" for i in by_name)
+    by_key = ", ".join(f"q{i}" for i in by_name)
+    # (filter(None, ...) drops the fields left out: every other part is a non-empty text)
     lines.append(
-        f"    return ('{{' + ','.join([p for p in ({order},) if p is not None]) + '}}',"
-        f" '{{' + ','.join([p for p in ({by_key},) if p is not None]) + '}}')"
+        f"    return ('{{' + ','.join(filter(None, ({order},))) + '}}',"
+        f" '{{' + ','.join(filter(None, ({by_key},))) + '}}')"
     )
-    namespace: dict[str, Any] = {"S": _STR_JSON, "R": int.__repr__}
+    namespace: dict[str, Any] = {"S": _STR_JSON, "R": int.__repr__, "SALES": _sales_texts}
     exec("\n".join(lines), namespace)  # noqa: S102 (code made here from the class's field names)
     return namespace["write"]
+
+
+def _sales_texts(sales: tuple[Any, ...]) -> tuple[str, str] | None:
+    """A tuple of sales as JSON lists, keys as written and sorted (None: not all plain :class:`Sale`)."""
+    texts = [_sale_texts(x) for x in sales]
+    if None in texts:
+        return None
+    return (
+        "[" + ",".join([t[0] for t in texts]) + "]",  # type: ignore[index]
+        "[" + ",".join([t[1] for t in texts]) + "]",  # type: ignore[index]
+    )
 
 
 def _action_texts(a: Action) -> tuple[str, str]:
@@ -480,7 +499,8 @@ def played_at(log: GameLog) -> datetime | None:
 
 
 def _json(v: Any) -> str:
-    return json.dumps(v, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    """``json.dumps(v, sort_keys=True, ensure_ascii=False, separators=(",", ":"))``, by the encoder made once."""
+    return _SORTED_JSON(v)
 
 
 def _loc(ref: str) -> str:
@@ -494,6 +514,36 @@ def _location_link_values(rules: RulesData, tiles: dict[str, Tile]) -> dict[str,
         if t.flipped:
             extra[_loc(ref)] += rules.level(t.industry, t.level).link_vp
     return {loc: info.printed_link_vp + extra[loc] for loc, info in rules.locations.items()}
+
+
+def _link_icons(rules: RulesData, tiles: dict[str, Tile]) -> dict[str, int]:
+    """Link icons of the flipped tiles per location (locations without any left out)."""
+    out: dict[str, int] = {}
+    level = rules.level
+    for ref, t in tiles.items():
+        if t.flipped:
+            icons = level(t.industry, t.level).link_vp
+            if icons:
+                loc = ref.partition(":")[0]
+                out[loc] = out.get(loc, 0) + icons
+    return out
+
+
+_LINKS_AT: dict[int, tuple[RulesData, dict[str, tuple[str, ...]]]] = {}
+
+
+def _links_at(rules: RulesData) -> dict[str, tuple[str, ...]]:
+    """Per location, the links that touch it (``connects``), computed once per rules data."""
+    known = _LINKS_AT.get(id(rules))
+    if known is None or known[0] is not rules:
+        at: dict[str, list[str]] = {}
+        for link_id, link in rules.links.items():
+            for loc in link.connects:
+                at.setdefault(loc, []).append(link_id)
+        if len(_LINKS_AT) > 64:  # (rules data are shared: a handful per process)
+            _LINKS_AT.clear()
+        known = _LINKS_AT[id(rules)] = (rules, {loc: tuple(ids) for loc, ids in at.items()})
+    return known[1]
 
 
 def _link_value(rules: RulesData, values: dict[str, int], link_id: str) -> int:
@@ -546,16 +596,25 @@ def _to_table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
     return _rows_table(list(map(itemgetter(*schema.names), rows)), schema)
 
 
-_STRUCTS: dict[pa.Schema, pa.DataType] = {}
+_SCHEMA_PARTS: dict[int, tuple[pa.Schema, list[tuple[str, pa.DataType]], pa.DataType]] = {}
+
+
+def _schema_parts(schema: pa.Schema) -> tuple[list[tuple[str, pa.DataType]], pa.DataType]:
+    """A schema's (name, type) pairs and its struct type, made once: hashing a schema or walking its
+    fields makes Arrow objects each time (about 15 us for a table's schema, several times per game)."""
+    known = _SCHEMA_PARTS.get(id(schema))
+    if known is None or known[0] is not schema:
+        if len(_SCHEMA_PARTS) > 256:  # (module-level schemas: a few dozen)
+            _SCHEMA_PARTS.clear()
+        fields_ = list(schema)
+        known = _SCHEMA_PARTS[id(schema)] = (schema, [(f.name, f.type) for f in fields_], pa.struct(fields_))
+    return known[1], known[2]
 
 
 def _rows_table(rows: list[tuple[Any, ...]], schema: pa.Schema) -> pa.Table:
     """Rows as tuples in ``schema`` order, as a table: converted by Arrow as one struct array, in one
     call for every column (a few rows cost less so than one conversion per column)."""
-    struct = _STRUCTS.get(schema)
-    if struct is None:
-        struct = _STRUCTS[schema] = pa.struct(list(schema))
-    return pa.Table.from_struct_array(pa.array(rows, type=struct))
+    return pa.Table.from_struct_array(pa.array(rows, type=_schema_parts(schema)[1]))
 
 
 def replayed_result(replay: Replay) -> dict[str, Any]:
@@ -655,12 +714,6 @@ def _players(replay: Replay, gid: str) -> list[dict[str, Any]]:
 
 _DETAIL_JSON: dict[Any, str] = {}
 _SOURCES_JSON: dict[Any, str] = {}
-_LEVELS_JSON: dict[str, str] = {}
-
-
-def _memo_repr_json(cache: dict[str, str], value: Any) -> str:
-    """``value`` as sorted JSON, memoised under its ``repr`` (which tells apart values that dump differently)."""
-    return _memo_json(cache, repr(value), value)
 
 
 def _memo_json(cache: dict[Any, str], key: Any, value: Any) -> str:
@@ -676,11 +729,19 @@ def _memo_json(cache: dict[Any, str], key: Any, value: Any) -> str:
 def _detail_column(details: Sequence[dict[str, Any]]) -> list[str]:
     """Each effect's detail as sorted JSON, memoised: most details repeat (same tile, same resource).
 
-    The memo is keyed by the detail's ``repr``, which tells apart every value that dumps differently
-    (``True``, ``1``, ``1.0`` and ``"1"``; keys in another order only make another entry).
+    The memo is keyed by the detail's items when every key and value of the column is a string, an
+    integer (not a bool) or None: equal items then dump the same. Otherwise it is keyed by the
+    detail's ``repr``, which tells apart every value that dumps differently (``True``, ``1``, ``1.0``
+    and ``"1"``). Keys in another order only make another entry.
     """
+    keys: list[Any] | None
+    try:
+        keys = list(map(tuple, map(dict.items, details)))
+    except TypeError:  # (not dicts)
+        keys = None
+    if keys is None or not set(map(type, chain.from_iterable(chain.from_iterable(keys)))) <= _PLAIN:
+        keys = list(map(repr, details))
     cache = _DETAIL_JSON
-    keys = list(map(repr, details))
     out = list(map(cache.get, keys))
     if None in out:
         if len(cache) > 100_000:  # bounded: an ingest worker lives for many games
@@ -689,6 +750,9 @@ def _detail_column(details: Sequence[dict[str, Any]]) -> list[str]:
             if text is None:
                 out[i] = cache[keys[i]] = _SORTED_JSON(details[i])
     return out  # type: ignore[return-value]
+
+
+_PLAIN = frozenset({str, int, type(None)})
 
 
 _RESOURCE_KINDS = {"coal_used": "coal", "iron_used": "iron", "beer_used": "beer"}
@@ -706,17 +770,27 @@ _NO_SOURCES = _SORTED_JSON([])
 
 
 _NO_VALUES = frozenset({Loan, Pass})
+_NO_LOCATIONS: list[str] = []  # (shared: the column is only read)
 
 
 def _action_values(step: Step, before: GameState, after: GameState) -> tuple[Any, ...]:
     """The actions-table values that depend on the action's type: card, locations, industry, level."""
     a = step.action
+    cls = type(a)
+    # the usual classes first, by their exact type
+    if cls is Build:
+        level = None
+        for e in step.effects:
+            if e.kind == "build":
+                level = e.detail["level"]
+                break
+        return a.card or None, [a.location], a.industry, level  # type: ignore[attr-defined]
+    if cls in _NO_VALUES:  # (loans and passes: a card alone)
+        return a.card or None, _NO_LOCATIONS, None, None  # type: ignore[attr-defined]
     card: str | None = getattr(a, "card", None) or None
     locations: list[str] = []
     industry: str | None = None
-    level: int | None = None
-    if type(a) in _NO_VALUES:  # (loans and passes: a card alone)
-        return card, locations, industry, level
+    level = None
     if isinstance(a, Build):
         locations = [a.location]
         industry = a.industry
@@ -731,9 +805,11 @@ def _action_values(step: Step, before: GameState, after: GameState) -> tuple[Any
         industry = "+".join(a.industries)
     elif isinstance(a, Sell):
         locations = [_loc(s.tile) for s in a.sales]
-        industry = "+".join(before.tiles[s.tile].industry for s in a.sales)
+        industry = "+".join([before.tiles[s.tile].industry for s in a.sales])
     elif isinstance(a, Shortfall):
         locations = [_loc(t) for t in a.tiles or ()]
+    elif isinstance(a, Loan | Pass):
+        return card, _NO_LOCATIONS, None, None
     if len(locations) > 1:
         locations = list(dict.fromkeys(locations))
     return card, locations, industry, level
@@ -802,27 +878,28 @@ class _BoardStatistics:
 
     The piece counts (``tiles_on_board`` ... ``links_on_board``) are kept as rows of :attr:`pieces`,
     one new row each time a seat's counts change; :attr:`piece_row` names each seat's current row.
+    :attr:`touched` gathers the refs of the tiles replaced since the board table last took them.
     """
 
     def __init__(self, rules: RulesData, players: int) -> None:
         self.rules = rules
+        self.level = rules.level
         self.seats = range(players)
         self.printed = {loc: info.printed_link_vp for loc, info in rules.locations.items()}
         self.tiles: dict[str, Tile] = {}
         self.links: dict[str, int] = {}
         self.count = [dict.fromkeys(ALL_INDUSTRIES, 0) for _ in self.seats]
-        self.by_level: list[dict[str, dict[str, int]]] = [{} for _ in self.seats]
         self.flipped = [0] * players
         self.tile_vp = [0] * players
         self.n_links = [0] * players
         self.link_vp = [0] * players
         self.icons: dict[str, int] = {}  # location -> link icons of the flipped tiles there
-        self.ends: list[dict[str, int]] = [{} for _ in self.seats]  # per seat: location -> its link ends there
+        self.ends: dict[str, dict[int, int]] = {}  # location -> seat -> that seat's link ends there
         self.pieces: list[tuple[Any, ...]] = []  # tiles_on_board ... links_on_board, one row per change
         self.piece_row = [0] * players
+        self.touched: set[str] = set()
         self._changed: set[int] = set(self.seats)  # seats whose piece counts changed since the last row
-        self._levels: set[int] = set(self.seats)  # seats whose tiles_by_level changed
-        self._levels_json = [""] * players
+        self._levels_json = [_NO_LEVELS] * players  # each seat's tiles_by_level
 
     def update(self, tiles: dict[str, Tile], links: dict[str, int]) -> None:
         """Move to a new board (``tiles`` and ``links`` are not changed afterwards)."""
@@ -830,6 +907,7 @@ class _BoardStatistics:
         if tiles is not old:
             # the tiles that are not the same objects any more (or new), found without a Python loop
             changed = list(compress(tiles, map(is_not, tiles.values(), map(old.get, tiles))))
+            self.touched.update(changed)
             added = 0
             for ref in changed:
                 t = tiles[ref]
@@ -857,7 +935,7 @@ class _BoardStatistics:
                 self.n_links[owner] -= 1
                 self._changed.add(owner)
             self.link_vp = [0] * len(self.link_vp)
-            self.ends = [{} for _ in self.ends]
+            self.ends = {}
             self.links = links
         elif links is not old_links and links != old_links:
             added = 0
@@ -875,61 +953,54 @@ class _BoardStatistics:
                         self._link(link_id, had, -1)
             self.links = links
         if self._changed:
-            for seat in self._levels:
-                self._levels_json[seat] = _memo_repr_json(_LEVELS_JSON, self.by_level[seat])
-            self._levels.clear()
+            pieces, levels, flipped, n_links = self.pieces, self._levels_json, self.flipped, self.n_links
             for seat in self._changed:
-                c = self.count[seat]
-                self.piece_row[seat] = len(self.pieces)
-                self.pieces.append(
-                    (sum(c.values()), *c.values(), self.flipped[seat], self._levels_json[seat], self.n_links[seat])
-                )
+                c = self.count[seat].values()
+                self.piece_row[seat] = len(pieces)
+                pieces.append((sum(c), *c, flipped[seat], levels[seat], n_links[seat]))
             self._changed.clear()
 
     def _tile(self, ref: str, t: Tile, sign: int) -> None:
         """Count a tile onto (+1) or off (-1) the board."""
         seat, industry = t.owner, t.industry
         self.count[seat][industry] += sign
-        by_industry = self.by_level[seat]
-        levels = by_industry.get(industry)
-        if levels is None:
-            levels = by_industry[industry] = {}
-        key = str(t.level)
-        n = levels.get(key, 0) + sign
-        if n:
-            levels[key] = n
-        else:
-            del levels[key]
-            if not levels:
-                del by_industry[industry]
+        # the seat's tiles_by_level after the change, memoised by the text before it and the change
+        key = (self._levels_json[seat], industry, t.level, sign)
+        text = _LEVEL_STEPS.get(key)
+        if text is None:
+            text = _level_step(*key)
+        self._levels_json[seat] = text
         self._changed.add(seat)
-        self._levels.add(seat)
         if t.flipped:
             self._flip(ref, t, sign)
 
     def _flip(self, ref: str, t: Tile, sign: int) -> None:
         """Count a flipped tile's VP and link icons in (+1) or out (-1)."""
         seat = t.owner
-        info = self.rules.level(t.industry, t.level)
+        info = self.level(t.industry, t.level)
         self.flipped[seat] += sign
         self.tile_vp[seat] += sign * info.vp
         self._changed.add(seat)
         if info.link_vp:
-            loc = _loc(ref)
+            loc = ref.partition(":")[0]
             icons = sign * info.link_vp
             self.icons[loc] = self.icons.get(loc, 0) + icons
-            for s, ends in enumerate(self.ends):
-                n_ends = ends.get(loc)
-                if n_ends:
-                    self.link_vp[s] += icons * n_ends
+            ends = self.ends.get(loc)
+            if ends:
+                link_vp = self.link_vp
+                for s, n_ends in ends.items():
+                    link_vp[s] += icons * n_ends
 
     def _link(self, link_id: str, owner: int, sign: int) -> None:
         self.n_links[owner] += sign
-        ends = self.ends[owner]
+        all_ends = self.ends
         printed, icons = self.printed, self.icons
         vp = 0
         for loc in self.rules.links[link_id].connects:
-            ends[loc] = ends.get(loc, 0) + sign
+            ends = all_ends.get(loc)
+            if ends is None:
+                ends = all_ends[loc] = {}
+            ends[owner] = ends.get(owner, 0) + sign
             vp += printed[loc] + icons.get(loc, 0)
         self.link_vp[owner] += sign * vp
         self._changed.add(owner)
@@ -947,6 +1018,29 @@ class _BoardStatistics:
         ]
 
 
+_NO_LEVELS = _SORTED_JSON({})
+_LEVEL_STEPS: dict[tuple[str, str, int, int], str] = {}
+
+
+def _level_step(text: str, industry: str, level: int, sign: int) -> str:
+    """A seat's tiles_by_level (sorted JSON: industry -> level -> tiles) with one tile of ``industry``
+    and ``level`` more (``sign`` 1) or less (-1), memoised in :data:`_LEVEL_STEPS`."""
+    by_industry = json.loads(text)
+    levels = by_industry.setdefault(industry, {})
+    key = str(level)
+    n = levels.get(key, 0) + sign
+    if n:
+        levels[key] = n
+    else:
+        del levels[key]
+        if not levels:
+            del by_industry[industry]
+    if len(_LEVEL_STEPS) > 100_000:  # bounded: an ingest worker lives for many games
+        _LEVEL_STEPS.clear()
+    out = _LEVEL_STEPS[(text, industry, level, sign)] = _SORTED_JSON(by_industry)
+    return out
+
+
 # -- actions, effects, turn snapshots and board, in one pass over the steps -------------------
 
 
@@ -960,16 +1054,6 @@ def _array(values: Sequence[Any], type_: pa.DataType) -> pa.Array:
     return pa.array(values, type=type_)
 
 
-def _arrays(rows: list[tuple[Any, ...]], schema: pa.Schema) -> list[pa.Array]:
-    """Rows given as tuples in ``schema`` order, as one Arrow array per column (one transpose)."""
-    if not rows:
-        return [pa.array([], type=f.type) for f in schema]
-    columns = list(zip(*rows, strict=True))
-    if len(columns) != len(schema):
-        raise ValueError(f"{len(columns)} values per row for {len(schema)} columns")
-    return [_array(c, f.type) for c, f in zip(columns, schema, strict=True)]
-
-
 def _numbers(values: Sequence[Any]) -> np.ndarray:
     """An integer column as a numpy array (int32, or objects when it holds a null)."""
     try:
@@ -981,12 +1065,13 @@ def _numbers(values: Sequence[Any]) -> np.ndarray:
 def _taken(rows: list[tuple[Any, ...]], schema: pa.Schema, index: np.ndarray) -> list[Any]:
     """Rows given as tuples in ``schema`` order, taken at ``index``, as one column each: integer columns
     through numpy (fancy indexing costs less than an Arrow ``take`` on a small table), others by Arrow."""
+    parts = _schema_parts(schema)[0]
     if not rows:
-        return [pa.array([], type=f.type) for f in schema]
+        return [pa.array([], type=type_) for _, type_ in parts]
     out: list[Any] = []
     taker = None
-    for values, f in zip(zip(*rows, strict=True), schema, strict=True):
-        if f.type == I32:
+    for values, (_, type_) in zip(zip(*rows, strict=True), parts, strict=True):
+        if type_ == I32:
             try:
                 out.append(np.fromiter(values, dtype=np.int32, count=len(values))[index])
                 continue
@@ -994,7 +1079,7 @@ def _taken(rows: list[tuple[Any, ...]], schema: pa.Schema, index: np.ndarray) ->
                 pass
         if taker is None:
             taker = pa.array(index)
-        out.append(pa.array(values, type=f.type).take(taker))
+        out.append(pa.array(values, type=type_).take(taker))
     return out
 
 
@@ -1002,13 +1087,16 @@ def _table(columns: dict[str, Any], schema: pa.Schema) -> pa.Table:
     """Arrays (numpy arrays, or Python lists) by column name, as a table of ``schema``."""
     arrays = [
         c
-        if isinstance(c, pa.Array | pa.ChunkedArray)
-        else pa.array(c, type=f.type, from_pandas=False)
+        if isinstance(c, _ARROW_ARRAYS)
+        else pa.array(c, type=type_, from_pandas=False)
         if isinstance(c, np.ndarray)
-        else _array(c, f.type)
-        for c, f in zip((columns[name] for name in schema.names), schema, strict=True)
+        else _array(c, type_)
+        for c, type_ in [(columns[name], type_) for name, type_ in _schema_parts(schema)[0]]
     ]
     return pa.Table.from_arrays(arrays, schema=schema)
+
+
+_ARROW_ARRAYS = (pa.Array, pa.ChunkedArray)
 
 
 _HEAD = pa.schema([("era", STR), ("round", I32), ("era_round", I32), ("turn_position", I32)])
@@ -1019,8 +1107,9 @@ _COUNTS = pa.schema([ACTIONS_SCHEMA.field(name) for name in ACTIONS_SCHEMA.names
 
 
 def _per_action_tables(replay: Replay, gid: str) -> tuple[dict[str, pa.Table], int]:
-    """The actions, effects, turn_snapshots, board and era_scores tables, in one pass over the steps;
-    and the number of deviation effects (broken rules the replay tolerated)."""
+    """The actions, effects, turn_snapshots, board and era_scores tables, in one pass over the steps
+    (the sums over effects on the effect columns afterwards); and the number of deviation effects
+    (broken rules the replay tolerated)."""
     steps = replay.steps
     initial = replay.initial
     rules = initial.rules
@@ -1031,66 +1120,23 @@ def _per_action_tables(replay: Replay, gid: str) -> tuple[dict[str, pa.Table], i
 
     # per action
     values: list[tuple[Any, ...]] = []  # card, locations, industry, level
-    counts: list[tuple[int, ...]] = []  # money_spent, <resource>_from_<where>...
-    sources: list[str] = []
     # per action, per seat
     positions: list[int] = []
-    spent_col: list[int] = []
     link_vp: list[int] = []
     tile_vp: list[int] = []
     piece_rows: list[int] = []  # each seat's row of tracker.pieces
     board = _BoardTable(rules)
-    vp_effects: list[tuple[str, Effect]] = []  # (the era of the action, a VP effect)
     era_ends: list[tuple[str, GameState]] = []
 
     tracker = _BoardStatistics(rules, n_players)
     version: int | None = None
     over = False
     no_vp = [0] * n_players
-    spent = [0] * n_players
-    spent_round = None
     order: list[int] = []
     order_positions: list[int] = []
     before = initial
-    for step, st, seat in zip(steps, states, actors, strict=True):
+    for step, st in zip(steps, states, strict=True):
         values.append(_action_values(step, before, st))
-        if step.round != spent_round:
-            spent = [0] * n_players
-            spent_round = step.round
-        used: list[tuple[Any, ...]] = []  # resource, source, owner, the owner's type
-        from_counts = None
-        paid = 0
-        for e in step.effects:
-            res = _SUMMED_KINDS.get(e.kind)
-            if res is None:  # (most effects: nothing summed here)
-                continue
-            if res == "money":
-                if e.amount < 0 and e.cause != "income":
-                    spent[e.seat] -= e.amount
-                    if e.seat == seat:
-                        paid -= e.amount
-            elif res == "vp":
-                vp_effects.append((step.era, e))
-            elif e.seat == seat:  # a resource the actor used
-                src, owner = e.detail["source"], e.detail.get("owner")
-                used.append((res, src, owner, type(owner)))
-                where = src if src in ("market", "merchant") else "own" if owner == seat else "opponents"
-                i = _FROM_COLUMNS.get((res, where))
-                if i is not None:
-                    if from_counts is None:
-                        from_counts = [0] * len(_FROM_COLUMNS)
-                    from_counts[i] += 1
-        counts.append((paid, *(from_counts or _NO_COUNTS)))
-        if used:
-            key = tuple(used)
-            text = _SOURCES_JSON.get(key)
-            if text is None:
-                rows = [{"resource": res, "source": src, "owner": owner} for res, src, owner, _ in used]
-                text = _memo_json(_SOURCES_JSON, key, rows)
-            sources.append(text)
-        else:
-            sources.append(_NO_SOURCES)
-        spent_col.extend(spent)
         if before.turn_order != order:
             order = before.turn_order
             order_positions = [order.index(s) for s in seats]
@@ -1106,10 +1152,10 @@ def _per_action_tables(replay: Replay, gid: str) -> tuple[dict[str, pa.Table], i
             link_vp.extend(tracker.link_vp)
             tile_vp.extend(tracker.tile_vp)
         piece_rows.extend(tracker.piece_row)
-        if st.game_over or st.round != step.round:  # the round ends: the board as it stands
+        if over or st.round != step.round:  # the round ends: the board as it stands
             board.add(step, st, tracker)
-        if st.era != step.era or st.game_over:
-            era_ends.append((step.era, st))
+            if over or st.era != step.era:
+                era_ends.append((step.era, st))
         before = st
     # the last board once more, from scratch: a guard against a miscount in the incremental statistics
     if steps and tracker.rows(over) != _board_statistics(before):
@@ -1126,6 +1172,55 @@ def _per_action_tables(replay: Replay, gid: str) -> tuple[dict[str, pa.Table], i
     actor = _numbers(actors)
     end_of_turn = np.fromiter([st.actions_this_turn == 0 for st in states], dtype=np.bool_, count=n)
     era_column = pa.array(era, type=STR)
+
+    # the effects, as columns; what the actions and snapshots sum over them, computed on the columns
+    per_step = [s.effects for s in steps]
+    flat = list(chain.from_iterable(per_step))
+    n_effects = np.fromiter(map(len, per_step), dtype=np.int64, count=n)
+    columns: list[tuple[Any, ...]] = list(zip(*flat, strict=True)) if flat else [()] * 5  # kind ... detail
+    kind = pa.array(columns[0], type=STR)
+    effect_seat = _numbers(columns[1])
+    amount = _numbers(columns[2])
+    cause = pa.array(columns[3], type=STR)
+    step_of = np.repeat(np.arange(n), n_effects)  # each effect's action, by position
+    effect_actor = np.repeat(actor, n_effects)
+    summed = pc.index_in(kind, value_set=_SUMMED).fill_null(-1).to_numpy()  # see _SUMMED
+    # money spent: payments (not income) per action and seat, summed over the round so far
+    paid_effects = np.flatnonzero(
+        (summed == 0) & (amount < 0) & pc.not_equal(cause, "income").to_numpy(zero_copy_only=False)
+    )
+    spent = np.zeros((n, n_players), dtype=np.int64)
+    np.add.at(spent, (step_of[paid_effects], effect_seat[paid_effects].astype(np.intp)), -amount[paid_effects])
+    paid = spent[np.arange(n), actor] if n else np.zeros(0, dtype=np.int64)
+    spent = np.cumsum(spent, axis=0)
+    if n:
+        rounds = head_numbers[0]
+        first = np.flatnonzero(np.concatenate(([True], rounds[1:] != rounds[:-1])))  # each round's first action
+        round_start = np.repeat(first, np.diff(np.append(first, n)))
+        spent -= np.concatenate((np.zeros((1, n_players), dtype=np.int64), spent))[round_start]
+    # the resources the actor used, where from
+    from_counts = np.zeros((len(_FROM_COLUMNS), n), dtype=np.int32)
+    sources = [_NO_SOURCES] * n
+    used_effects = np.flatnonzero((summed >= 2) & (effect_seat == effect_actor))
+    if len(used_effects):
+        used: list[tuple[Any, ...]] = []  # resource, source, owner, the owner's type
+        last = -1
+        for i, at in zip(used_effects.tolist(), step_of[used_effects].tolist(), strict=True):
+            if at != last:
+                if used:
+                    sources[last] = _sources_json(used)
+                used, last = [], at
+            e = flat[i]
+            res, seat = _RESOURCE_KINDS[e.kind], e.seat
+            src, owner = e.detail["source"], e.detail.get("owner")
+            used.append((res, src, owner, type(owner)))
+            where = src if src in ("market", "merchant") else "own" if owner == seat else "opponents"
+            c = _FROM_COLUMNS.get((res, where))
+            if c is not None:
+                from_counts[c, at] += 1
+        sources[last] = _sources_json(used)
+    vp_effects = [(era[at], flat[i]) for i, at in zip(*_where(summed == 1, step_of), strict=True)]
+
     card, locations, industry, level = zip(*values, strict=True) if values else ((), (), (), ())
     actions = {
         "game_id": pa.repeat(pa.scalar(gid, STR), n),
@@ -1139,31 +1234,28 @@ def _per_action_tables(replay: Replay, gid: str) -> tuple[dict[str, pa.Table], i
         "locations": locations,
         "industry": industry,
         "level": level,
-        **dict(zip(_COUNTS.names, _rows_table(counts, _COUNTS).columns, strict=True)),
+        "money_spent": paid.astype(np.int32),
+        **dict(zip(_COUNTS.names[1:], from_counts, strict=True)),
         "resource_sources": sources,
         "action_json": _action_json_column([s.action for s in steps]),
     }
-
-    per_step = [s.effects for s in steps]
-    flat = [e for effects_of_step in per_step for e in effects_of_step]
-    n_effects = np.fromiter(map(len, per_step), dtype=np.int64, count=n)
     starts = np.cumsum(n_effects) - n_effects
-    columns: list[tuple[Any, ...]] = list(zip(*flat, strict=True)) if flat else [()] * 5  # kind ... detail
     effects = {
         "game_id": pa.repeat(pa.scalar(gid, STR), len(flat)),
-        "action_index": np.repeat(index, n_effects),
-        "effect_index": (np.arange(len(flat), dtype=np.int64) - np.repeat(starts, n_effects)).astype(np.int32),
-        "actor": np.repeat(actor, n_effects),
-        "kind": columns[0],
-        "seat": columns[1],
-        "amount": columns[2],
-        "cause": columns[3],
+        "action_index": index[step_of],
+        "effect_index": (np.arange(len(flat), dtype=np.int64) - starts[step_of]).astype(np.int32),
+        "actor": effect_actor,
+        "kind": kind,
+        "seat": effect_seat,
+        "amount": amount,
+        "cause": cause,
         "detail": _detail_column(columns[4]),
     }
 
     # one row per action and seat: the per-action columns repeated, the board statistics taken by index
-    players = [p for st in states for p in st.players]
-    levels = rules.income_levels
+    players = list(chain.from_iterable([st.players for st in states]))
+    money, spaces, vp, loans, hands = zip(*map(_PLAYER_VALUES, players), strict=True) if players else ((),) * 5
+    income_space = np.fromiter(spaces, dtype=np.intp, count=len(spaces))
     pieces = _taken(tracker.pieces, _PIECES, np.fromiter(piece_rows, dtype=np.intp, count=len(piece_rows)))
     snapshots = {
         "game_id": pa.repeat(pa.scalar(gid, STR), n * n_players),
@@ -1174,16 +1266,16 @@ def _per_action_tables(replay: Replay, gid: str) -> tuple[dict[str, pa.Table], i
         "end_of_turn": np.repeat(end_of_turn, n_players),
         "seat": np.tile(np.arange(n_players, dtype=np.int32), n),
         "order_position": positions,
-        "money": [p.money for p in players],
-        "income_space": [p.income_space for p in players],
-        "income_level": [levels[p.income_space] for p in players],
-        "vp": [p.vp for p in players],
-        "loans": [p.loans for p in players],
-        "cards_in_hand": [len(p.hand) for p in players],
+        "money": money,
+        "income_space": income_space.astype(np.int32),
+        "income_level": np.asarray(rules.income_levels, dtype=np.int32)[income_space],
+        "vp": vp,
+        "loans": loans,
+        "cards_in_hand": list(map(len, hands)),
         "potential_link_vp": link_vp,
         "potential_tile_vp": tile_vp,
         **dict(zip(_PIECES.names, pieces, strict=True)),
-        "spent_this_round": spent_col,
+        "spent_this_round": spent.ravel().astype(np.int32),
     }
     actions_table = _table(actions, ACTIONS_SCHEMA)
     effects_table = _table(effects, EFFECTS_SCHEMA)
@@ -1198,6 +1290,27 @@ def _per_action_tables(replay: Replay, gid: str) -> tuple[dict[str, pa.Table], i
         "era_scores": era_scores,
     }
     return tables, columns[0].count("deviation")
+
+
+# the effect kinds summed per action, by their position: money, vp, then the resources used
+_SUMMED = pa.array(["money", "vp", *_RESOURCE_KINDS], type=STR)
+_PLAYER_VALUES = attrgetter("money", "income_space", "vp", "loans", "hand")
+
+
+def _where(mask: np.ndarray, step_of: np.ndarray) -> tuple[list[int], list[int]]:
+    """The positions where ``mask`` holds, and their actions, as Python integers."""
+    at = np.flatnonzero(mask)
+    return at.tolist(), step_of[at].tolist()
+
+
+def _sources_json(used: list[tuple[Any, ...]]) -> str:
+    """An action's resource_sources: the resources the actor used, as sorted JSON (memoised)."""
+    key = tuple(used)
+    text = _SOURCES_JSON.get(key)
+    if text is None:
+        rows = [{"resource": res, "source": src, "owner": owner} for res, src, owner, _ in used]
+        text = _memo_json(_SOURCES_JSON, key, rows)
+    return text
 
 
 _ERA_SCORE_COLUMNS = ERA_SCORES_SCHEMA.names[3:]  # link_vp ... tiles_scored
@@ -1275,12 +1388,20 @@ class _BoardTable:
         self._order: list[str] = []
         self._others: dict[tuple[Any, ...], int] = {}  # link, merchant and market -> piece row
         self._ends: dict[str, tuple[str, ...]] = {}  # link id -> the locations it connects
-        # the last mid-era round's links, link icons per location and link rows; merchants and their rows
-        self._links: dict[str, int] | None = None
+        self._printed = {loc: info.printed_link_vp for loc, info in rules.locations.items()}
+        self._links_at = _links_at(rules)
+        # the last board's links, link icons of flipped tiles per location, each link's row, the
+        # links by id and their rows in that order; merchants and their rows
+        self._links: dict[str, int] = {}
         self._icons: dict[str, int] = {}
+        self._link_row: dict[str, int] = {}
+        self._link_order: list[str] = []
         self._last_link_rows: list[int] = []
-        self._merchants: list[tuple[str, int, str, bool]] | None = None
+        self._spaces: list[Any] = []
         self._merchant_rows: list[int] = []
+        self._markets: tuple[int, int] | None = None
+        self._market_rows: list[int] = []
+        self._after_era_end = False
 
     def _piece(self, key: tuple[Any, ...], row: tuple[Any, ...]) -> int:
         i = self._others.get(key)
@@ -1298,32 +1419,41 @@ class _BoardTable:
         start = len(rows)
         if era_end:  # the board as it was just before the era's scoring
             tiles, links = st.era_boards[step.era]
-            self._add_tiles(tiles)
-            rows.extend(self._link_rows(links, _location_link_values(self.rules, tiles)))
+            self._add_tiles(tiles, None)
+            rows.extend(self._link_rows(links, _link_icons(self.rules, tiles)))
+            self._after_era_end = True  # (the tiles replaced since are not all in current.touched)
         else:
-            tiles, links = st.tiles, st.links
-            self._add_tiles(tiles)
-            # the same link rows as the last round's unless a link or a location's link icons changed
-            if links != self._links or current.icons != self._icons:
-                self._links, self._icons = links, dict(current.icons)
-                self._last_link_rows = self._link_rows(links, current.location_link_values())
-            rows.extend(self._last_link_rows)
-        # the merchant tile faces, so a board drawn from the table shows them
-        merchants = [(ms.location, ms.index, ms.face, ms.beer) for ms in st.merchant_spaces]
-        if merchants != self._merchants:
-            self._merchants = merchants
+            # only the tiles replaced since the last board can need a new row
+            self._add_tiles(st.tiles, None if self._after_era_end else current.touched)
+            self._after_era_end = False
+            rows.extend(self._link_rows(st.links, current.icons))
+        current.touched.clear()
+        # the merchant tile faces, so a board drawn from the table shows them (merchant spaces are
+        # replaced when they change, never changed in place)
+        spaces = st.merchant_spaces
+        if len(spaces) != len(self._spaces) or any(map(is_not, spaces, self._spaces)):
+            self._spaces = list(spaces)
             self._merchant_rows = [
-                self._piece(key, ("merchant", loc, index, None, None, face, None, None, int(beer), 0))
-                for key in merchants
-                for loc, index, face, beer in [key]
+                self._piece(
+                    (ms.location, ms.index, ms.face, ms.beer),
+                    ("merchant", ms.location, ms.index, None, None, ms.face, None, None, int(ms.beer), 0),
+                )
+                for ms in spaces
             ]
         rows.extend(self._merchant_rows)
-        for market, cubes in (("coal", st.coal_market), ("iron", st.iron_market)):  # cubes left on the markets
-            rows.append(self._piece((market, cubes), ("market", market, None, None, None, None, None, None, cubes, 0)))
+        markets = (st.coal_market, st.iron_market)
+        if markets != self._markets:  # cubes left on the markets
+            self._markets = markets
+            self._market_rows = [
+                self._piece((market, cubes), ("market", market, None, None, None, None, None, None, cubes, 0))
+                for market, cubes in zip(("coal", "iron"), markets, strict=True)
+            ]
+        rows.extend(self._market_rows)
         self.round_of_row.extend([r] * (len(rows) - start))
 
-    def _add_tiles(self, tiles: dict[str, Tile]) -> None:
-        """The tiles' rows, by location then slot."""
+    def _add_tiles(self, tiles: dict[str, Tile], touched: set[str] | None) -> None:
+        """The tiles' rows, by location then slot (``touched``: the only refs whose tile can have been
+        replaced since the last board; None: any)."""
         if tiles.keys() != self._refs:  # tiles were built or removed: the order again
             slots = self._slots
             for ref in tiles.keys() - slots.keys():
@@ -1332,38 +1462,61 @@ class _BoardTable:
             self._order = sorted(tiles, key=slots.__getitem__)
             self._refs = set(tiles)
         order, known, tile_rows = self._order, self._tiles, self._tile_rows
-        now = list(map(tiles.__getitem__, order))
-        changed = list(map(is_not, now, map(known.get, order)))  # a tile is replaced when it changes
-        if True in changed:
+        if touched is None:
+            replaced = [ref for ref, was in zip(order, map(known.get, order), strict=True) if tiles[ref] is not was]
+        else:
+            replaced = [ref for ref in touched if ref in tiles and tiles[ref] is not known.get(ref)]
+        if replaced:
             level, slots = self.rules.level, self._slots
-            for ref, t in compress(zip(order, now, strict=True), changed):
+            for ref in replaced:
+                t = tiles[ref]
                 loc, slot = slots[ref]
-                info = level(t.industry, t.level)
-                vp = info.vp if t.flipped else 0
+                vp = level(t.industry, t.level).vp if t.flipped else 0
                 known[ref] = t
                 tile_rows[ref] = len(self.pieces)
                 self.pieces.append(("tile", loc, slot, None, t.owner, t.industry, t.level, t.flipped, t.resources, vp))
         self.piece_of_row.extend(map(tile_rows.__getitem__, order))
 
-    def _link_rows(self, links: dict[str, int], values: dict[str, int]) -> list[int]:
-        """The links' rows, by link id (``values``: link icons per location)."""
-        ends, known = self._ends, self._others
-        out = []
-        for link_id in sorted(links):
-            connects = ends.get(link_id)
-            if connects is None:
-                connects = ends[link_id] = tuple(self.rules.links[link_id].connects)
-            owner = links[link_id]
-            vp = 0
-            for loc in connects:
-                vp += values[loc]
-            key = (link_id, owner, vp)
-            i = known.get(key)
-            if i is None:
-                i = known[key] = len(self.pieces)
-                self.pieces.append(("link", None, None, link_id, owner, None, None, None, None, vp))
-            out.append(i)
-        return out
+    def _link_rows(self, links: dict[str, int], icons: dict[str, int]) -> list[int]:
+        """The links' rows, by link id (``icons``: link icons of the flipped tiles per location).
+
+        Only the links that are new, changed owner, or touch a location whose icons changed since
+        the last board are valued again; the others keep their row.
+        """
+        old = self._links
+        redo: list[str] = []
+        if links is not old and links != old:
+            redo = list(compress(links, map(ne, links.values(), map(old.get, links))))
+            if len(links) != len(old) or redo:
+                self._link_order = sorted(links)
+            self._links = links
+        old_icons = self._icons
+        if icons != old_icons:
+            at = self._links_at
+            for loc in icons.keys() | old_icons.keys():
+                if icons.get(loc, 0) != old_icons.get(loc, 0):
+                    redo.extend([link_id for link_id in at.get(loc, ()) if link_id in links])
+            self._icons = dict(icons)
+        elif not redo and links is old:
+            return self._last_link_rows
+        if redo:
+            ends, known, printed, link_row = self._ends, self._others, self._printed, self._link_row
+            for link_id in redo:
+                connects = ends.get(link_id)
+                if connects is None:
+                    connects = ends[link_id] = tuple(self.rules.links[link_id].connects)
+                owner = links[link_id]
+                vp = 0
+                for loc in connects:
+                    vp += printed[loc] + icons.get(loc, 0)
+                key = (link_id, owner, vp)
+                i = known.get(key)
+                if i is None:
+                    i = known[key] = len(self.pieces)
+                    self.pieces.append(("link", None, None, link_id, owner, None, None, None, None, vp))
+                link_row[link_id] = i
+        self._last_link_rows = list(map(self._link_row.__getitem__, self._link_order))
+        return self._last_link_rows
 
     def table(self, gid: str) -> pa.Table:
         # a round's rows are consecutive: its values repeated as many times as it has rows
