@@ -84,12 +84,16 @@ def consume_coal(
     cost = 0
     market = state.rules.markets["coal"]
     for i in range(n):
-        dist = distances_from(state, origins)
+        # distances only once a coal mine with coal is found: often none is (then the market only
+        # needs to know whether a merchant is connected)
+        dist: dict[str, int] | None = None
         best: int | None = None
         closest: list[str] = []
         for ref, t in state.tiles.items():
             if t.industry != "coal_mine" or t.flipped or t.resources <= 0:
                 continue
+            if dist is None:
+                dist = distances_from(state, origins)
             d = dist.get(ref.partition(":")[0])
             if d is None:
                 continue
@@ -115,7 +119,7 @@ def consume_coal(
             src = MARKET
         if src not in closest:
             _check_named_source(state, src, "coal_mine", seat)
-            if src != MARKET and slot_location(src) not in dist:
+            if src != MARKET and slot_location(src) not in (dist or distances_from(state, origins)):
                 raise IllegalAction(
                     "coal.connected",
                     f"coal mine {src} is not connected to {'/'.join(origins)}",
