@@ -155,7 +155,16 @@ class Effect(NamedTuple):
     detail: dict[str, Any]
 
 
-_NOWHERE: frozenset[str] = frozenset()
+_NEIGHBOURS: dict[tuple[str, ...], tuple[tuple[str, frozenset[str]], ...]] = {}
+
+
+def _link_neighbours(ends: tuple[str, ...]) -> tuple[tuple[str, frozenset[str]], ...]:
+    """(location, the link's other ends) for each end of a link, made once per link."""
+    found = _NEIGHBOURS.get(ends)
+    if found is None:
+        found = _NEIGHBOURS[ends] = tuple((a, frozenset(b for b in ends if b != a)) for a in ends)
+    return found
+
 
 # ``new_effect(Effect, (kind, seat, amount, cause, detail))``: tuple.__new__ makes the named tuple without
 # the Python-level __new__ the class defines. The hottest places (every action makes five or so effects)
@@ -319,8 +328,9 @@ class GameState:
         ends = self.rules.links[link_id].connects
         if adj is not None:
             adj = adj.copy()
-            for a in ends:
-                adj[a] = adj.get(a, _NOWHERE).union([b for b in ends if b != a])
+            for a, others in _link_neighbours(ends):
+                old = adj.get(a)
+                adj[a] = others if old is None else old | others
             self.link_cache["adj"] = adj
         if nets is not None:
             nets = nets.copy()  # a new list: other states share the old one
