@@ -255,7 +255,7 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
         iron, iron_cost = consume_iron(state, seat, info.cost_iron, a.iron, policy, "build")
     spend(state, seat, info.cost_money + coal_cost + iron_cost, "build", f"building {a.industry} level {level}")
     p = state.players[seat] if state._owned >> seat & 1 else state.player_mut(seat)  # player_mut, inlined (hot)
-    p.take_from_mat(a.industry)
+    p.take_from_mat(a.industry, level)
     tile = Tile(seat, a.industry, level, info.resources_on_build(state.era))
     state.place_tile(ref, tile)
     if (effects := state.effects) is not None:  # state.effect, written out (hot)

@@ -121,8 +121,10 @@ class Player:
                 return i + self.first_level[industry]
         return None
 
-    def take_from_mat(self, industry: str) -> int:
-        lvl = self.lowest_level(industry)
+    def take_from_mat(self, industry: str, lowest: int | None = None) -> int:
+        """Take the lowest tile of ``industry`` off the mat; returns its level (``lowest``: that level,
+        when the caller has just read it with :meth:`lowest_level`)."""
+        lvl = self.lowest_level(industry) if lowest is None else lowest
         assert lvl is not None
         i = lvl - self.first_level[industry]
         self.set_mat_count(industry, lvl, self.mat[industry][i] - 1)
