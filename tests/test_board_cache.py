@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from brass_stats.engine import apply_action, new_game
-from brass_stats.engine.board import distances_from, network
+from brass_stats.engine.board import connected_to_trade, distances_from, network, trade_locations
 from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.engine.state import GameState
 from brass_stats.log.format import GameLog
@@ -63,3 +63,22 @@ def test_cached_connectivity_equals_connectivity_from_scratch(name: str) -> None
             assert distances_from(state, o) == bfs(state, o), (o, state)
         assert [network(state, s) for s in range(state.num_players)] == networks_from_scratch(state)
     assert updated > 10  # adjacencies carried over (kept or updated by a new link), not rebuilt
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_trade_connection_searched_without_distances_equals_one_read_from_them(name: str) -> None:
+    """connected_to_trade stops at the first trade location when no distances are cached (a build's
+    coal from the market, a new coal mine's cubes to it): the answer read from full distances."""
+    log = GameLog.load(REPLAYS / name)
+    state = new_game(list(log.players), log.chance_source(), log.rules(), log.options)
+    origins = [(loc,) for loc in state.rules.locations] + [link.connects for link in state.rules.links.values()]
+    searched = 0
+    for action in log.actions:
+        state, _ = apply_action(state, action, AS_PLAYED)
+        fresh = state.copy()
+        fresh.touch_board()  # nothing cached: every answer comes from the search that stops early
+        for o in origins:
+            trade = trade_locations(fresh)
+            assert connected_to_trade(fresh, o) == (not trade.isdisjoint(bfs(state, o))), (o, state)
+            searched += 1
+    assert searched > 1000

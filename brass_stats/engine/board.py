@@ -70,9 +70,31 @@ def connected_to_trade(state: GameState, origins: tuple[str, ...]) -> bool:
     key = ("to trade", origins)
     found: bool | None = state.place_cache.get(key)
     if found is None:
-        dist = distances_from(state, origins)
-        found = state.place_cache[key] = not trade_locations(state).isdisjoint(dist)
+        dist = state.link_cache.get(origins)
+        trade = trade_locations(state)
+        found = state.place_cache[key] = reaches(state, origins, trade) if dist is None else not trade.isdisjoint(dist)
     return found
+
+
+def reaches(state: GameState, origins: tuple[str, ...], targets: frozenset[str]) -> bool:
+    """Some location of ``targets`` is connected to ``origins``: a breadth-first search that stops at
+    the first one found (when no distances from ``origins`` are cached, it does less than them)."""
+    if not targets.isdisjoint(origins):
+        return True
+    adj = _adjacency(state)
+    seen = set(origins)
+    frontier = [o for o in origins if o in adj]
+    while frontier:
+        reached = []
+        for here in frontier:
+            for nxt in adj[here]:
+                if nxt not in seen:
+                    if nxt in targets:
+                        return True
+                    seen.add(nxt)
+                    reached.append(nxt)
+        frontier = reached
+    return False
 
 
 def network(state: GameState, seat: int) -> frozenset[str]:

@@ -167,7 +167,7 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
             player=seat,
             level=level,
         )
-    if not any(a.industry in s.industries for s in loc.slots):
+    if a.industry not in rules.location_industries[loc.id]:
         raise IllegalAction("build.slot_icon", f"no space in {a.location} displays the {a.industry} icon", player=seat)
     empty, over = slot_options(state, seat, a.industry, level, loc)
     if anywhere:
@@ -179,6 +179,7 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
                 player=seat,
             )
         over = []
+    one_per_location_checked = False
     if a.slot is None:
         options = empty + over
         if not options:
@@ -200,6 +201,7 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
         target = state.tiles.get(s.ref)
         if target is None or target.owner != seat:
             _canal_one_per_location(state, seat, loc, None)
+            one_per_location_checked = True  # no tile of the player's here at all (Canal Era)
         if a.industry not in s.industries:
             raise IllegalAction("build.slot_icon", f"slot {s.ref} does not display the {a.industry} icon", player=seat)
         if slot not in empty and slot not in over:
@@ -228,7 +230,8 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
             )
     ref = f"{a.location}:{slot}"
     replacing = state.tiles.get(ref)
-    _canal_one_per_location(state, seat, loc, replacing)
+    if not one_per_location_checked:
+        _canal_one_per_location(state, seat, loc, replacing)
 
     if replacing is not None:
         del state.tiles[ref]
@@ -242,13 +245,22 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
             level=replacing.level,
         )
         state.touch_board(links=False)
-    coal, coal_cost = consume_coal(state, seat, (a.location,), info.cost_coal, a.coal, policy, "build")
-    iron, iron_cost = consume_iron(state, seat, info.cost_iron, a.iron, policy, "build")
+    # most tiles need no coal or no iron: the consume_* calls only check that no source is stated then
+    coal: tuple[str, ...] = ()
+    iron: tuple[str, ...] = ()
+    coal_cost = iron_cost = 0
+    if info.cost_coal or a.coal is not None:
+        coal, coal_cost = consume_coal(state, seat, (a.location,), info.cost_coal, a.coal, policy, "build")
+    if info.cost_iron or a.iron is not None:
+        iron, iron_cost = consume_iron(state, seat, info.cost_iron, a.iron, policy, "build")
     spend(state, seat, info.cost_money + coal_cost + iron_cost, "build", f"building {a.industry} level {level}")
-    state.player_mut(seat).take_from_mat(a.industry)
+    p = state.players[seat] if state._owned >> seat & 1 else state.player_mut(seat)  # player_mut, inlined (hot)
+    p.take_from_mat(a.industry, level)
     tile = Tile(seat, a.industry, level, info.resources_on_build(state.era))
     state.place_tile(ref, tile)
-    state.effect("build", seat, 1, "build", tile=ref, industry=a.industry, level=level)
+    if (effects := state.effects) is not None:  # state.effect, written out (hot)
+        detail = {"tile": ref, "industry": a.industry, "level": level}
+        effects.append(new_effect(Effect, ("build", seat, 1, "build", detail)))
     if a.industry in rules.flips_on_build:
         flip(state, ref, "build")  # Lancashire shipyards
     _sell_to_market(state, ref, tile)

@@ -21,7 +21,7 @@ def remove_for_develop(state: GameState, seat: int, industry: str, cause: str) -
         raise IllegalAction(
             "develop.lightbulb", f"{industry} level {level} shows a lightbulb and cannot be developed", player=seat
         )
-    p.take_from_mat(industry)
+    p.take_from_mat(industry, level)
     state.effect("develop", seat, 1, cause, industry=industry, level=level)
     return level
 

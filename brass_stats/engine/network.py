@@ -7,7 +7,7 @@ from .actions import Network
 from .board import network
 from .policy import ChoicePolicy, depart
 from .resources import consume_beer, consume_coal, spend
-from .state import GameState
+from .state import Effect, GameState, new_effect
 
 
 def link_cost(era: str, n: int) -> int:
@@ -72,13 +72,17 @@ def apply_network(state: GameState, a: Network, policy: ChoicePolicy) -> Network
     coal_used: list[str] = []
     market_cost = 0
     beer: str | None = None
-    links = tuple(state.rules.link_aliases.get(lid, lid) for lid in a.links)
+    aliases = state.rules.link_aliases
+    links = tuple([aliases.get(lid, lid) for lid in a.links])
     for i, link_id in enumerate(links):
         check_link_placeable(state, seat, link_id)
-        check_link_tiles_left(state, seat, policy)
+        if state.players[seat].link_tiles <= 0:  # what check_link_tiles_left checks first (hot)
+            check_link_tiles_left(state, seat, policy)
         state.add_link(link_id, seat)
-        state.player_mut(seat).link_tiles -= 1  # below 0 only in a game replayed as played
-        state.effect("link", seat, 1, "network", link=link_id, link_type=era)
+        p = state.players[seat] if state._owned >> seat & 1 else state.player_mut(seat)  # player_mut, inlined (hot)
+        p.link_tiles -= 1  # below 0 only in a game replayed as played
+        if (effects := state.effects) is not None:  # state.effect, written out (hot)
+            effects.append(new_effect(Effect, ("link", seat, 1, "network", {"link": link_id, "link_type": era})))
         if era == "rail":
             stated = None if a.coal is None else a.coal[i : i + 1]
             origins = state.rules.links[link_id].connects

@@ -20,7 +20,7 @@ def spend(state: GameState, seat: int, amount: int, cause: str, what: str | None
     """Pay money to the bank via the Character tile (counts toward turn order)."""
     if amount <= 0:
         return
-    p = state.player_mut(seat)
+    p = state.players[seat] if state._owned >> seat & 1 else state.player_mut(seat)  # player_mut, inlined (hot)
     if p.money < amount:
         raise IllegalAction(
             "money.afford",
@@ -84,12 +84,16 @@ def consume_coal(
     cost = 0
     market = state.rules.markets["coal"]
     for i in range(n):
-        dist = distances_from(state, origins)
+        # distances only once a coal mine with coal is found: often none is (then the market only
+        # needs to know whether a merchant is connected)
+        dist: dict[str, int] | None = None
         best: int | None = None
         closest: list[str] = []
         for ref, t in state.tiles.items():
             if t.industry != "coal_mine" or t.flipped or t.resources <= 0:
                 continue
+            if dist is None:
+                dist = distances_from(state, origins)
             d = dist.get(ref.partition(":")[0])
             if d is None:
                 continue
@@ -115,7 +119,7 @@ def consume_coal(
             src = MARKET
         if src not in closest:
             _check_named_source(state, src, "coal_mine", seat)
-            if src != MARKET and slot_location(src) not in dist:
+            if src != MARKET and slot_location(src) not in (dist or distances_from(state, origins)):
                 raise IllegalAction(
                     "coal.connected",
                     f"coal mine {src} is not connected to {'/'.join(origins)}",
@@ -127,7 +131,9 @@ def consume_coal(
                 depart(policy, state, _not_closest(seat, closest, best, src), cause)
         if src != MARKET:
             take_resource(state, src, cause)
-            state.effect("coal_used", seat, 1, cause, source=src, owner=state.tiles[src].owner)
+            if (effects := state.effects) is not None:  # state.effect, written out (hot)
+                detail = {"source": src, "owner": state.tiles[src].owner}
+                effects.append(new_effect(Effect, ("coal_used", seat, 1, cause, detail)))
         else:
             if not connected_to_trade(state, origins):
                 raise IllegalAction(
@@ -141,7 +147,8 @@ def consume_coal(
             if state.coal_market > 0:
                 state.coal_market -= 1
             cost += price
-            state.effect("coal_used", seat, 1, cause, source=MARKET, price=price)
+            if (effects := state.effects) is not None:  # state.effect, written out (hot)
+                effects.append(new_effect(Effect, ("coal_used", seat, 1, cause, {"source": MARKET, "price": price})))
         used.append(src)
     return tuple(used), cost
 
@@ -200,13 +207,16 @@ def consume_iron(
             _market_stated(state, stated, i, "iron_works", seat)
         if src != MARKET:
             take_resource(state, src, cause)
-            state.effect("iron_used", seat, 1, cause, source=src, owner=state.tiles[src].owner)
+            if (effects := state.effects) is not None:  # state.effect, written out (hot)
+                detail = {"source": src, "owner": state.tiles[src].owner}
+                effects.append(new_effect(Effect, ("iron_used", seat, 1, cause, detail)))
         else:
             price = market.buy_price(state.iron_market)
             if state.iron_market > 0:
                 state.iron_market -= 1
             cost += price
-            state.effect("iron_used", seat, 1, cause, source=MARKET, price=price)
+            if (effects := state.effects) is not None:  # state.effect, written out (hot)
+                effects.append(new_effect(Effect, ("iron_used", seat, 1, cause, {"source": MARKET, "price": price})))
         used.append(src)
     return tuple(used), cost
 

@@ -26,6 +26,7 @@ from ..rules_data import BIRMINGHAM, RulesData
 from .state import GameState, MerchantSpace, Player
 
 MASK64 = (1 << 64) - 1
+_TWO_64 = 1 << 64
 
 
 class SplitMix64:
@@ -64,7 +65,7 @@ class SplitMix64:
         state = self.state
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
-            limit = (1 << 64) - ((1 << 64) % n)
+            limit = _TWO_64 - _TWO_64 % n
             while True:
                 state = (state + 0x9E3779B97F4A7C15) & MASK64
                 z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64

@@ -121,8 +121,10 @@ class Player:
                 return i + self.first_level[industry]
         return None
 
-    def take_from_mat(self, industry: str) -> int:
-        lvl = self.lowest_level(industry)
+    def take_from_mat(self, industry: str, lowest: int | None = None) -> int:
+        """Take the lowest tile of ``industry`` off the mat; returns its level (``lowest``: that level,
+        when the caller has just read it with :meth:`lowest_level`)."""
+        lvl = self.lowest_level(industry) if lowest is None else lowest
         assert lvl is not None
         i = lvl - self.first_level[industry]
         self.set_mat_count(industry, lvl, self.mat[industry][i] - 1)
@@ -155,7 +157,16 @@ class Effect(NamedTuple):
     detail: dict[str, Any]
 
 
-_NOWHERE: frozenset[str] = frozenset()
+_NEIGHBOURS: dict[tuple[str, ...], tuple[tuple[str, frozenset[str]], ...]] = {}
+
+
+def _link_neighbours(ends: tuple[str, ...]) -> tuple[tuple[str, frozenset[str]], ...]:
+    """(location, the link's other ends) for each end of a link, made once per link."""
+    found = _NEIGHBOURS.get(ends)
+    if found is None:
+        found = _NEIGHBOURS[ends] = tuple((a, frozenset(b for b in ends if b != a)) for a in ends)
+    return found
+
 
 # ``new_effect(Effect, (kind, seat, amount, cause, detail))``: tuple.__new__ makes the named tuple without
 # the Python-level __new__ the class defines. The hottest places (every action makes five or so effects)
@@ -319,8 +330,9 @@ class GameState:
         ends = self.rules.links[link_id].connects
         if adj is not None:
             adj = adj.copy()
-            for a in ends:
-                adj[a] = adj.get(a, _NOWHERE).union([b for b in ends if b != a])
+            for a, others in _link_neighbours(ends):
+                old = adj.get(a)
+                adj[a] = others if old is None else old | others
             self.link_cache["adj"] = adj
         if nets is not None:
             nets = nets.copy()  # a new list: other states share the old one
@@ -384,7 +396,10 @@ class GameState:
 
     def player_mut(self, seat: int) -> Player:
         """The player at ``seat``, to be changed: a player shared with another state (see
-        :meth:`successor`) is copied first. Hold the result only while nothing else copies it."""
+        :meth:`successor`) is copied first. Hold the result only while nothing else copies it.
+
+        The hottest places write its fast path out:
+        ``state.players[seat] if state._owned >> seat & 1 else state.player_mut(seat)``."""
         if self._owned >> seat & 1:
             return self.players[seat]
         p = self.players[seat] = self.players[seat].copy()
@@ -394,7 +409,7 @@ class GameState:
     # -- income and VP ---------------------------------------------------------
     def advance_income(self, seat: int, spaces: int) -> int:
         """Move the income marker forward, capped at the top of the track; returns spaces moved."""
-        p = self.player_mut(seat)
+        p = self.players[seat] if self._owned >> seat & 1 else self.player_mut(seat)  # player_mut, inlined (hot)
         new = min(p.income_space + spaces, self.rules.max_income_space)
         moved = new - p.income_space
         p.income_space = new

@@ -112,7 +112,8 @@ def apply_action(
 
 
 def _end_turn(state: GameState) -> None:
-    p = state.player_mut(state.turn_order[state.turn_pos])
+    seat = state.turn_order[state.turn_pos]
+    p = state.players[seat] if state._owned >> seat & 1 else state.player_mut(seat)  # player_mut, inlined (hot)
     draw = state.rules.constants["hand_size"] - len(p.hand)
     if draw > 0 and state.deck:
         p.hand.extend(state.deck[:draw])
@@ -126,7 +127,7 @@ def _end_turn(state: GameState) -> None:
 def _end_round(state: GameState) -> None:
     era_ends = not state.deck and all(not p.hand for p in state.players)
     final_round = era_ends and (state.era == "rail" or bool(state.options.get("introductory")))
-    state.turn_order = sorted(state.turn_order, key=lambda s: state.players[s].spent)
+    state.turn_order = sorted(state.turn_order, key=[p.spent for p in state.players].__getitem__)
     for seat, p in enumerate(state.players):
         if p.spent:
             state.player_mut(seat).spent = 0
@@ -142,8 +143,8 @@ def _end_round(state: GameState) -> None:
 
 
 def _take_income(state: GameState, seat: int) -> None:
-    p = state.player_mut(seat)
-    income = state.income_level(seat)
+    p = state.players[seat] if state._owned >> seat & 1 else state.player_mut(seat)  # player_mut, inlined (hot)
+    income = state.rules.income_levels[p.income_space]  # state.income_level(seat)
     if income >= 0:
         p.money += income
         if (effects := state.effects) is not None:  # state.effect, written out (hot)
