@@ -542,6 +542,19 @@ def _location_link_values(rules: RulesData, tiles: dict[str, Tile]) -> dict[str,
     return {loc: info.printed_link_vp + extra[loc] for loc, info in rules.locations.items()}
 
 
+def _link_icons(rules: RulesData, tiles: dict[str, Tile]) -> dict[str, int]:
+    """Link icons of the flipped tiles per location (locations without any left out)."""
+    out: dict[str, int] = {}
+    level = rules.level
+    for ref, t in tiles.items():
+        if t.flipped:
+            icons = level(t.industry, t.level).link_vp
+            if icons:
+                loc = ref.partition(":")[0]
+                out[loc] = out.get(loc, 0) + icons
+    return out
+
+
 def _link_value(rules: RulesData, values: dict[str, int], link_id: str) -> int:
     return sum(values[loc] for loc in rules.links[link_id].connects)
 
@@ -1350,7 +1363,7 @@ class _BoardTable:
         self._refs: set[str] = set()  # the last board's tile refs, and their order
         self._order: list[str] = []
         self._others: dict[tuple[Any, ...], int] = {}  # link, merchant and market -> piece row
-        self._ends: dict[str, tuple[str, ...]] = {}  # link id -> the locations it connects
+        self._ends: dict[str, tuple[int, tuple[str, ...]]] = {}  # link id -> printed icons, locations
         # the last mid-era round's links, link icons per location and link rows; merchants and their rows
         self._links: dict[str, int] | None = None
         self._icons: dict[str, int] = {}
@@ -1377,7 +1390,7 @@ class _BoardTable:
         if era_end:  # the board as it was just before the era's scoring
             tiles, links = st.era_boards[step.era]
             self._add_tiles(tiles, None)
-            rows.extend(self._link_rows(links, _location_link_values(self.rules, tiles)))
+            rows.extend(self._link_rows(links, _link_icons(self.rules, tiles)))
             self._after_era_end = True  # (the tiles replaced since are not all in current.touched)
         else:
             # only the tiles replaced since the last board can need a new row
@@ -1387,7 +1400,7 @@ class _BoardTable:
             links = st.links
             if (links is not self._links and links != self._links) or current.icons != self._icons:
                 self._links, self._icons = links, dict(current.icons)
-                self._last_link_rows = self._link_rows(links, current.location_link_values())
+                self._last_link_rows = self._link_rows(links, current.icons)
             rows.extend(self._last_link_rows)
         current.touched.clear()
         # the merchant tile faces, so a board drawn from the table shows them (merchant spaces are
@@ -1439,18 +1452,20 @@ class _BoardTable:
                 self.pieces.append(("tile", loc, slot, None, t.owner, t.industry, t.level, t.flipped, t.resources, vp))
         self.piece_of_row.extend(map(tile_rows.__getitem__, order))
 
-    def _link_rows(self, links: dict[str, int], values: dict[str, int]) -> list[int]:
-        """The links' rows, by link id (``values``: link icons per location)."""
-        ends, known = self._ends, self._others
+    def _link_rows(self, links: dict[str, int], icons: dict[str, int]) -> list[int]:
+        """The links' rows, by link id (``icons``: link icons of the flipped tiles per location; the
+        printed ones are summed once per link)."""
+        ends, known, get = self._ends, self._others, icons.get
         out = []
         for link_id in sorted(links):
-            connects = ends.get(link_id)
-            if connects is None:
-                connects = ends[link_id] = tuple(self.rules.links[link_id].connects)
-            owner = links[link_id]
-            vp = 0
+            end = ends.get(link_id)
+            if end is None:
+                connects = tuple(self.rules.links[link_id].connects)
+                end = ends[link_id] = (sum(self.rules.locations[loc].printed_link_vp for loc in connects), connects)
+            vp, connects = end
             for loc in connects:
-                vp += values[loc]
+                vp += get(loc, 0)
+            owner = links[link_id]
             key = (link_id, owner, vp)
             i = known.get(key)
             if i is None:
