@@ -11,6 +11,9 @@ Rows:
   the worker's task (replay, tables, its Parquet files), the parent's commit (DuckDB bulk load, or
   the Parquet commit record) and the end-of-run merge of a dataset's batches; and the scaling
   efficiency they predict for 2-32 workers (see :func:`efficiency`);
+* ``loaders``: staged batches loaded into a fresh DuckDB file by ``--loaders`` loader threads at once (what
+  the ``ingest`` process does while its workers replay): the speed-up over one thread, which the ``costs``
+  model then uses for the DuckDB file (no gain assumed beyond the most threads measured);
 * ``rss``: client peak memory (peak RSS of the process running ``ingest``, measured in a child process)
   for ``--rss-games`` games (default 1,000 and 10,000) on a 2-worker LocalCluster: flat when the file
   list is streamed, the client never gathers the games' tables and the merge runs on a worker;
@@ -26,7 +29,7 @@ median of ``--repeat`` runs. On a shared machine the wall-clock numbers are nois
 run, not runs of different days. Examples::
 
     python benchmarks/bench_scale.py --games 400 --rss-games 1000,10000 --big 100000 --repeat 3
-    python benchmarks/bench_scale.py --only ingest,costs --games 2000 --workers 1,2,4,8,16 --repeat 3
+    python benchmarks/bench_scale.py --only ingest,loaders,costs --games 2000 --workers 1,2,4,8,16 --loaders 1,2,4,8 --repeat 3
 """
 
 from __future__ import annotations
@@ -121,12 +124,12 @@ def timed_ingest(corpus: Path, repeat: int, store: str = "parquet", **kwargs: An
 
 
 def efficiency(
-    task: float, commit: float, merge: float, workers: int, largest_part: float = 0.0, loaders: int = 1
+    task: float, commit: float, merge: float, workers: int, largest_part: float = 0.0, loaders: float = 1.0
 ) -> float:
     """Scaling efficiency of ``workers`` workers on as many cores against one, from per-game costs (one unit).
 
     Each worker replays and writes its games (``task`` per game, in parallel); the parent commits the
-    finished batches (``commit`` per game, on the same cores, by ``loaders`` threads at once: it keeps up
+    finished batches (``commit`` per game, on the same cores, worth ``loaders`` loads at once: it keeps up
     while ``commit / loaders <= (task + commit) / workers``); a dataset's batches are then merged on the
     workers (``merge`` per game in all; its tail is ``max(largest_part, merge / workers)``, a table
     partition per task). Time per game on W cores: ``max((task + commit) / W, commit / loaders) +
@@ -142,6 +145,21 @@ def duckdb_loaders(workers: int) -> int:
     from brass_stats.storage.ingest import LOADERS_MAX, WORKERS_PER_LOADER
 
     return min(LOADERS_MAX, -(-workers // WORKERS_PER_LOADER))
+
+
+LOADER_SPEED_UP: dict[int, float] = {}  # loader threads -> measured speed-up over one (the loaders row)
+
+
+def effective_loaders(workers: int) -> float:
+    """How many loads at once the DuckDB loader threads of a ``workers``-worker import are worth: the
+    speed-up the loaders row measured for that many threads; for more threads than it measured, the best
+    it measured (no gain assumed beyond); all of them when the row did not run."""
+    n = duckdb_loaders(workers)
+    if not LOADER_SPEED_UP:
+        return float(n)
+    if n in LOADER_SPEED_UP:
+        return LOADER_SPEED_UP[n]
+    return max([v for k, v in LOADER_SPEED_UP.items() if k <= n] or [1.0])
 
 
 def largest_merge_part(corpus: Path) -> float:
@@ -178,7 +196,7 @@ def bench_costs(corpus: Path, repeat: int) -> list[dict[str, Any]]:
         timed_ingest(corpus, repeat, store, workers=1)
         c = {k: PARENT[f"{k}_cpu_ms"] for k in ("task", "commit", "compact", "compact_wall")}
         part = statistics.median(largest_merge_part(corpus) for _ in range(repeat)) if store == "parquet" else 0.0
-        loaders = duckdb_loaders if store == "db" else (lambda w: 1)  # a dataset's commit records: one at a time
+        loaders = effective_loaders if store == "db" else (lambda w: 1.0)  # a dataset's commit records: one at a time
         COSTS[store] = {**c, "largest_part": part}
         rows.append(
             {
@@ -387,15 +405,17 @@ def bench_queries(big: Path, repeat: int) -> list[dict[str, Any]]:
     return rows
 
 
-def bench_loaders(corpus: Path, repeat: int, counts: list[int], group: int = 64) -> list[dict[str, Any]]:
+def bench_loaders(corpus: Path, repeat: int, counts: list[int], group: int = 0) -> list[dict[str, Any]]:
     """Loading staged batches into a fresh DuckDB file with 1, 2, ... loader threads at once (what the
     ``ingest`` process does while its workers replay): wall seconds and the speed-up over one loader.
     The batches are staged once by this process (as workers would) and copied for each run; the loads
-    use the real ``DuckDBCommitter`` in groups of ``group`` games."""
+    use the real ``DuckDBCommitter`` in groups of ``group`` games (default: a sixteenth of the corpus, at
+    least 32, so that several loaders get a fair share of groups)."""
     from brass_stats.storage import Store
     from brass_stats.storage.ingest import DuckDBCommitter, run_batch
 
     files = sorted(str(p) for p in corpus.glob("*.json"))
+    group = group or max(32, len(files) // 16)
     with tempfile.TemporaryDirectory(dir=corpus.parent) as d:
         staged = Path(d) / "staged"
         results = [
@@ -424,6 +444,7 @@ def bench_loaders(corpus: Path, repeat: int, counts: list[int], group: int = 64)
                 db.unlink()
             wall = statistics.median(walls)
             base = base or wall
+            LOADER_SPEED_UP[loaders] = base / wall
             rows.append(
                 {
                     "what": f"DuckDB load, {loaders} loader thread(s)",
@@ -459,10 +480,10 @@ def main() -> None:
             print(json.dumps({"corpus_games": args.games, "corpus_actions": actions}), flush=True)
         if "ingest" in only:
             bench_ingest(corpus, args.repeat, [int(x) for x in args.workers.split(",")])
+        if "loaders" in only:  # (before costs: the model takes the loaders' measured speed-up)
+            bench_loaders(corpus, args.repeat, [int(x) for x in args.loaders.split(",")])
         if "costs" in only:
             bench_costs(corpus, args.repeat)
-        if "loaders" in only:
-            bench_loaders(corpus, args.repeat, [int(x) for x in args.loaders.split(",")])
         if "rss" in only:
             bench_rss(work, [int(x) for x in args.rss_games.split(",") if x])
         if "queries" in only and args.big:
