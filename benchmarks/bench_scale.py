@@ -29,7 +29,8 @@ median of ``--repeat`` runs. On a shared machine the wall-clock numbers are nois
 run, not runs of different days. Examples::
 
     python benchmarks/bench_scale.py --games 400 --rss-games 1000,10000 --big 100000 --repeat 3
-    python benchmarks/bench_scale.py --only ingest,loaders,costs --games 2000 --workers 1,2,4,8,16 --loaders 1,2,4,8 --repeat 3
+    python benchmarks/bench_scale.py --only ingest,loaders,costs --games 2000 --workers 1,2,4,8,16 \\
+        --loaders 1,2,4,8 --repeat 3
 """
 
 from __future__ import annotations
