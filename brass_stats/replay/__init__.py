@@ -152,7 +152,11 @@ class Replay:
 
     # -- reading ---------------------------------------------------------------
     def state_at(self, index: int) -> GameState:
-        """State after action ``index`` (``-1``: the state before the first action)."""
+        """State after action ``index`` (``-1``: the state before the first action).
+
+        Kept states share what an action did not change with the states around them (players,
+        lists, dicts): read them freely, but change only a ``copy()``, or earlier states change too.
+        """
         if index < 0:
             return self.initial
         if not self.keep_states:
