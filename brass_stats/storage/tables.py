@@ -877,7 +877,6 @@ class _BoardStatistics:
 
     The piece counts (``tiles_on_board`` ... ``links_on_board``) are kept as rows of :attr:`pieces`,
     one new row each time a seat's counts change; :attr:`piece_row` names each seat's current row.
-    :attr:`touched` gathers the refs of the tiles replaced since the board table last took them.
     """
 
     def __init__(self, rules: RulesData, players: int) -> None:
@@ -896,7 +895,6 @@ class _BoardStatistics:
         self.ends: dict[str, dict[int, int]] = {}  # location -> seat -> that seat's link ends there
         self.pieces: list[tuple[Any, ...]] = []  # tiles_on_board ... links_on_board, one row per change
         self.piece_row = [0] * players
-        self.touched: set[str] = set()
         self._changed: set[int] = set(self.seats)  # seats whose piece counts changed since the last row
         self._levels_json = [_NO_LEVELS] * players  # each seat's tiles_by_level
 
@@ -906,7 +904,6 @@ class _BoardStatistics:
         if tiles is not old:
             # the tiles that are not the same objects any more (or new), found without a Python loop
             changed = list(compress(tiles, map(is_not, tiles.values(), map(old.get, tiles))))
-            self.touched.update(changed)
             added = 0
             for ref in changed:
                 t = tiles[ref]
@@ -1372,7 +1369,6 @@ class _BoardTable:
         self._merchant_rows: list[int] = []
         self._markets: tuple[int, int] | None = None
         self._market_rows: list[int] = []
-        self._after_era_end = False
 
     def _piece(self, key: tuple[Any, ...], row: tuple[Any, ...]) -> int:
         i = self._others.get(key)
@@ -1389,20 +1385,16 @@ class _BoardTable:
         start = len(rows)
         if era_end:  # the board as it was just before the era's scoring
             tiles, links = st.era_boards[step.era]
-            self._add_tiles(tiles, None)
+            self._add_tiles(tiles)
             rows.extend(self._link_rows(links, _link_icons(self.rules, tiles)))
-            self._after_era_end = True  # (the tiles replaced since are not all in current.touched)
         else:
-            # only the tiles replaced since the last board can need a new row
-            self._add_tiles(st.tiles, None if self._after_era_end else current.touched)
-            self._after_era_end = False
+            self._add_tiles(st.tiles)
             # the same link rows as the last round's unless a link or a location's link icons changed
             links = st.links
             if (links is not self._links and links != self._links) or current.icons != self._icons:
                 self._links, self._icons = links, dict(current.icons)
                 self._last_link_rows = self._link_rows(links, current.icons)
             rows.extend(self._last_link_rows)
-        current.touched.clear()
         # the merchant tile faces, so a board drawn from the table shows them (merchant spaces are
         # replaced when they change, never changed in place)
         spaces = st.merchant_spaces
@@ -1426,9 +1418,12 @@ class _BoardTable:
         rows.extend(self._market_rows)
         self.rows_of_round.append(len(rows) - start)
 
-    def _add_tiles(self, tiles: dict[str, Tile], touched: set[str] | None) -> None:
-        """The tiles' rows, by location then slot (``touched``: the only refs whose tile can have been
-        replaced since the last board; None: any)."""
+    def _add_tiles(self, tiles: dict[str, Tile]) -> None:
+        """The tiles' rows, by location then slot.
+
+        Every tile is compared (by identity, without a Python loop): the board statistics see only
+        the boards whose version changed, and taking coal or iron from a tile replaces it without a
+        new version (a Develop's iron at the end of a round)."""
         if tiles.keys() != self._refs:  # tiles were built or removed: the order again
             slots = self._slots
             for ref in tiles.keys() - slots.keys():
@@ -1437,10 +1432,7 @@ class _BoardTable:
             self._order = sorted(tiles, key=slots.__getitem__)
             self._refs = set(tiles)
         order, known, tile_rows = self._order, self._tiles, self._tile_rows
-        if touched is None:
-            replaced = [ref for ref, was in zip(order, map(known.get, order), strict=True) if tiles[ref] is not was]
-        else:
-            replaced = [ref for ref in touched if ref in tiles and tiles[ref] is not known.get(ref)]
+        replaced = list(compress(order, map(is_not, map(tiles.__getitem__, order), map(known.get, order))))
         if replaced:
             level, slots = self.rules.level, self._slots
             for ref in replaced:
