@@ -555,14 +555,6 @@ def _link_icons(rules: RulesData, tiles: dict[str, Tile]) -> dict[str, int]:
     return out
 
 
-def _link_value(rules: RulesData, values: dict[str, int], link_id: str) -> int:
-    return sum(values[loc] for loc in rules.links[link_id].connects)
-
-
-def _ends_round(step: Step, state: GameState) -> bool:
-    return state.game_over or state.round != step.round
-
-
 def _check(replay: Replay) -> None:
     if replay.error is not None:
         raise ValueError(f"the replay stopped at an illegal action: {replay.error}")
