@@ -14,7 +14,7 @@ from ..engine.policy import AS_PLAYED
 from ..errors import BrassError
 from ..exitcodes import BAD_INPUT
 from ..output import emit, format_option
-from ..storage.corpus import EXIT_BUSY, CorpusBusy, CorpusRef, corpus_options
+from ..storage.corpus import EXIT_BUSY, CorpusBusy, CorpusRef, connect_or_exit, corpus_options
 from ..storage.lookup import GAME_HELP, list_games
 from . import games as A
 from .stats import as_percentages, corpus_summary, stats_by
@@ -193,14 +193,7 @@ def games_command(corpus: CorpusRef, fmt: str) -> None:
     game id is enough; it is matched literally). ``declared_result_disagrees`` marks a legal game whose
     declared result differs from the replay; ``deviations`` counts rulebook departures stored as played.
     """
-    try:
-        con = corpus.connect()
-    except CorpusBusy as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(EXIT_BUSY)
-    except BrassError as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(BAD_INPUT)
+    con = connect_or_exit(corpus)
     table = list_games(con)
     if table.empty:
         click.echo(f"no games stored in {corpus}", err=True)

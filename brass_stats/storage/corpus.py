@@ -32,6 +32,7 @@ import click
 import duckdb
 import pyarrow as pa
 
+from ..errors import BrassError
 from ..exitcodes import BAD_INPUT, BUSY
 from .dataset import PARTITION_COLUMNS, Commit, DatasetError, dataset_files, table_of
 from .duckdb_store import FAILURES_SCHEMA, CorpusBusy, CorpusError, connect_db, sql_type
@@ -187,7 +188,7 @@ def connect_or_exit(ref: CorpusRef) -> duckdb.DuckDBPyConnection:
     except CorpusBusy as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_BUSY)
-    except CorpusError as e:
+    except BrassError as e:  # a CorpusError, or any other clear error about the store
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_UNREADABLE)
 
