@@ -28,7 +28,7 @@ import shutil
 import socket
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -427,6 +427,7 @@ def worker_died(path: str, dest: str, batch: str) -> BatchResult:
 class _Committer(Protocol):
     dest: Path
     partitioned: bool
+    draining: bool  # the run's last tasks are running and some workers are idle
 
     def commit(self, results: list[BatchResult]) -> int: ...
 
@@ -452,6 +453,10 @@ class DuckDBCommitter:
     partitioned = False
     group_games = 512
     group_seconds = 10.0
+    # ... or as soon as a loader is free and this many wait: loads keep pace with the workers, so that
+    # what is left to load when the last worker finishes is small
+    free_loader_games = 128
+    draining = False  # set by the run at its end (idle workers): a free loader takes whatever waits
 
     def __init__(self, store: Store, stored: set[str], loaders: int = 1, background: bool = True) -> None:
         self.store, self.stored = store, stored
@@ -484,12 +489,34 @@ class DuckDBCommitter:
             self.stored.update(ids)
             self.waiting_games += len(ids)
             new += len(ids)
-        if self.waiting_games >= self.group_games or time.monotonic() - self.since >= self.group_seconds:
+        if (
+            self.waiting_games >= self.group_games
+            or time.monotonic() - self.since >= self.group_seconds
+            or (
+                self.background
+                and len(self._loading) < self.loaders
+                and (self.draining or self.waiting_games >= self.free_loader_games)
+            )
+        ):
             self._start_load()
         return new
 
     def flush(self) -> None:
-        """Load every accepted batch and wait for every load (raises the first load's error)."""
+        """Load every accepted batch and wait for every load (raises the first load's error).
+
+        The workers are done: what waits is shared among the free loaders, loading side by side.
+        """
+        self._reap(wait_all=False)
+        free = self.loaders - len(self._loading) if self.background else 1
+        if free > 1 and len(self.waiting) > 1:
+            waiting = self.waiting
+            share = -(-self.waiting_games // free)
+            self.waiting, self.waiting_games = [], 0
+            for r, keep in waiting:
+                self.waiting.append((r, keep))
+                self.waiting_games += len(r.game_ids if keep is None else keep)
+                if self.waiting_games >= share:
+                    self._start_load()
         self._start_load()
         self._reap(wait_all=True)
 
@@ -608,6 +635,7 @@ class DatasetCommitter:
     """Commits finished batches into a Parquet dataset (one commit record per batch)."""
 
     partitioned = True
+    draining = False
 
     def __init__(self, writer: DatasetWriter, stored: set[str]) -> None:
         self.writer, self.stored = writer, stored
@@ -702,15 +730,31 @@ def _iter_url(url: str) -> Iterator[str]:
             yield f"{protocol}://{p}" if "://" not in p else p
 
 
-def _chunks(files: Iterator[str], size: int) -> Iterator[list[str]]:
-    chunk: list[str] = []
-    for f in files:
-        chunk.append(f)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
+# the smallest batch handed out at the end of a run (a batch costs a few ms besides its games: its files)
+MIN_BATCH = 4
+
+
+def _chunks(files: Iterator[str], size: int, spread: int = 1) -> Iterator[list[str]]:
+    """Batches of ``size`` files, the last ones smaller so that the workers finish together.
+
+    The next ``size * spread`` paths are read ahead (names only). Once the listing has ended, what is
+    left is cut into batches of about ``1/spread`` of it (``spread``: the tasks in flight), never under
+    :data:`MIN_BATCH`: instead of a worker starting a full batch while the others sit idle at the end,
+    the last tasks take a few games each (guided self-scheduling).
+    """
+    ahead: deque[str] = deque()
+    ended = False
+    while True:
+        while not ended and len(ahead) < size * spread:
+            f = next(files, None)
+            if f is None:
+                ended = True
+            else:
+                ahead.append(f)
+        if not ahead:
+            return
+        n = size if not ended else max(MIN_BATCH, min(size, -(-len(ahead) // spread)))
+        yield [ahead.popleft() for _ in range(min(n, len(ahead)))]
 
 
 # -- the run ------------------------------------------------------------------------------------
@@ -726,7 +770,8 @@ def run_import(
     advance: Callable[[int], None],
 ) -> None:
     """Feed batches to ``runner`` (at most ``in_flight`` at a time), commit what finishes, until all are done."""
-    chunks = _chunks(iter(files), max(1, batch_size))
+    chunks = _chunks(iter(files), max(1, batch_size), in_flight)
+    listed = False  # every batch handed out
     pending: dict[Any, list[str]] = {}
     dest, partitioned = str(committer.dest), committer.partitioned
 
@@ -754,11 +799,14 @@ def run_import(
 
     try:
         while True:
-            while len(pending) < in_flight:
+            while len(pending) < in_flight and not listed:
                 chunk = next(chunks, None)
                 if chunk is None:
+                    listed = True
                     break
                 pending[runner.submit(chunk, dest, new_batch_id(), partitioned)] = chunk
+            # workers going idle at the end of the run: their cores can load what has finished
+            committer.draining = listed and len(pending) < max(1, in_flight // 2)
             if not pending:
                 break
             done, _ = runner.wait_first(set(pending))
