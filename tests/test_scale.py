@@ -36,6 +36,7 @@ from brass_stats.storage.ingest import (
     InlineRunner,
     WorkerLost,
     _chunks,
+    merge_parts,
     run_batch,
     run_import,
     staging_dir,
@@ -191,6 +192,56 @@ def test_the_merge_split_into_tasks_gives_the_same_dataset(
     assert not (tmp_path / "many" / "_tmp").exists()
 
 
+def test_more_workers_split_the_merge_into_more_tasks() -> None:
+    """A merge task costs about 0.1 s besides its rows, so a small run is merged in one task; workers that
+    share the merge make smaller runs worth splitting: by table, then by each table's partition."""
+    files = [
+        "games/edition=birmingham/player_count=2/part-a-0.parquet",
+        "games/edition=lancashire/player_count=3/part-a-0.parquet",
+        "actions/edition=birmingham/player_count=2/part-a-0.parquet",
+        "failures/part-a.parquet",
+    ]
+    commits = [type("C", (), {"games": 1000, "files": files})()]
+    by_table = ["actions", "failures", "games"]
+    by_partition = sorted({f.rsplit("/", 1)[0] for f in files})
+    assert [merge_parts(commits, w) for w in (1, 2, 16, 32)] == [["*"], by_table, by_table, by_partition]
+
+
+def test_a_merge_runs_few_duckdb_threads_whatever_the_cores(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The merge's sort and partitioned write take memory per DuckDB thread: with all 16 threads of a
+    16-core machine it overflowed its 512 MB limit (4,000 games). Here DuckDB starts as on a 64-core machine,
+    and the merge still runs at most 4 threads, under its memory limit."""
+    import duckdb
+
+    connect = duckdb.connect
+    seen: list[tuple[int, str]] = []
+
+    class Spy:  # a connection that records its settings when the merge writes
+        def __init__(self, con: Any) -> None:
+            self.con = con
+
+        def execute(self, sql: str, *args: Any) -> Any:
+            if sql.startswith("COPY"):
+                settings = "SELECT current_setting('threads'), current_setting('memory_limit')"
+                seen.append(self.con.execute(settings).fetchone())
+            return self.con.execute(sql, *args)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.con, name)
+
+    def many_cores(database: str = ":memory:", *args: Any, **kwargs: Any) -> Any:
+        con = connect(database, *args, **kwargs)
+        con.execute("SET threads = 64")
+        return Spy(con) if database == ":memory:" else con
+
+    monkeypatch.setattr(duckdb, "connect", many_cores)
+    report = ingest([logs], parquet_dir=tmp_path / "pq", workers=1, progress=False, policy=AS_PLAYED, batch_size=2)
+    assert report.stored == N_GAMES and seen
+    assert all(1 <= threads <= 4 and limit.startswith(("488", "512")) for threads, limit in seen), seen
+
+
 def test_appending_to_a_dataset_and_importing_again(logs: Path, tmp_path: Path) -> None:
     part = tmp_path / "part"
     part.mkdir()
@@ -323,7 +374,7 @@ def test_free_loaders_share_what_waits_at_the_end_of_a_run(
     files = sorted(str(p) for p in logs.glob("*.json"))
     store = Store(tmp_path / "g.duckdb")
     committer = DuckDBCommitter(store, set(), loaders=3, background=True)
-    committer.group_games = committer.free_loader_games = 10**6  # never by size: only by draining, or the flush
+    committer.group_games = 10**6  # never by size: only by draining, or the flush
     loads: list[list[str]] = []
     load = DuckDBCommitter._load
 

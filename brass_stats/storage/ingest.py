@@ -453,10 +453,9 @@ class DuckDBCommitter:
     partitioned = False
     group_games = 512
     group_seconds = 10.0
-    # ... or as soon as a loader is free and this many wait: loads keep pace with the workers, so that
-    # what is left to load when the last worker finishes is small
-    free_loader_games = 128
-    draining = False  # set by the run at its end (idle workers): a free loader takes whatever waits
+    # set by the run at its end (idle workers): a free loader takes whatever waits. Not before: on 16 cores,
+    # groups of 64-128 games loaded whenever a loader was free sometimes stalled the final flush for 3 s
+    draining = False
 
     def __init__(self, store: Store, stored: set[str], loaders: int = 1, background: bool = True) -> None:
         self.store, self.stored = store, stored
@@ -492,11 +491,7 @@ class DuckDBCommitter:
         if (
             self.waiting_games >= self.group_games
             or time.monotonic() - self.since >= self.group_seconds
-            or (
-                self.background
-                and len(self._loading) < self.loaders
-                and (self.draining or self.waiting_games >= self.free_loader_games)
-            )
+            or (self.draining and self.background and len(self._loading) < self.loaders)
         ):
             self._start_load()
         return new
@@ -932,9 +927,13 @@ def _dataset_game_ids(root: Path) -> set[str]:
 
 
 # The merge sorts by game and writes one file per partition: these bound the memory it takes at any
-# corpus size (the sort spills to disk past the limit; partition buffers are flushed in small row groups)
+# corpus size (the sort spills to disk past the limit; partition buffers are flushed in small row groups).
+# The sort and the partitioned write take memory per thread: 16 threads overflowed 512 MB on a 16-core
+# machine (a table of 4,000 games); a merge is parallel by its tasks, a few threads each are enough.
+MERGE_THREADS = min(4, os.cpu_count() or 1)
 MERGE_SETTINGS = (
     "SET memory_limit = '512MB'",
+    f"SET threads = {MERGE_THREADS}",
     "SET partitioned_write_flush_threshold = 32768",
     "SET write_buffer_row_group_count = 1",
 )
@@ -954,7 +953,7 @@ def merge_commits(writer: DatasetWriter, batches: list[str], runner: Runner | No
 
     wanted = set(batches)
     commits = [c for c in read_commits(writer.root) if c.batch in wanted]
-    parts = merge_parts(commits)
+    parts = merge_parts(commits, _parallel(runner))
     calls = [(str(writer.root), batches, part) for part in parts]
     done = runner.map_calls(merge_files, calls) if runner is not None else [merge_files(*c) for c in calls]
     files = [f for fs in done for f in fs]
@@ -962,19 +961,29 @@ def merge_commits(writer: DatasetWriter, batches: list[str], runner: Runner | No
     writer.commit(new_batch_id(), files, games=sum(c.games for c in commits), base=False, supersedes=batches)
 
 
-# a merge task costs about 0.1 s besides its rows: small runs are merged in few tasks
+# a merge task costs about 0.1 s besides its rows: small runs are merged in few tasks (thresholds for one
+# worker; with W workers sharing the tasks, W times smaller)
 MERGE_SPLIT_GAMES = (2_000, 20_000)
 
 
-def merge_parts(commits: list[Any]) -> list[str]:
+def merge_parts(commits: list[Any], workers: int = 1) -> list[str]:
     """The merge tasks for these commits: ``*`` (every table) for a small run, a table each for a larger
-    one, a table's partition each (``actions/edition=birmingham/player_count=3``) beyond."""
-    games = sum(c.games for c in commits)
-    if games < MERGE_SPLIT_GAMES[0]:
+    one, a table's partition each (``actions/edition=birmingham/player_count=3``) beyond; a run is larger
+    when more workers share its merge (games x workers against :data:`MERGE_SPLIT_GAMES`)."""
+    size = sum(c.games for c in commits) * max(1, workers)
+    if size < MERGE_SPLIT_GAMES[0]:
         return ["*"]
-    if games < MERGE_SPLIT_GAMES[1]:
+    if size < MERGE_SPLIT_GAMES[1]:
         return sorted({rel.split("/", 1)[0] for c in commits for rel in c.files})
     return sorted({rel.rsplit("/", 1)[0] for c in commits for rel in c.files})  # the file's folder
+
+
+def _parallel(runner: Runner | None) -> int:
+    """How many merge tasks ``runner`` runs at once."""
+    if isinstance(runner, ProcessRunner):
+        return runner.workers
+    in_flight = getattr(runner, "in_flight", None)  # a Dask cluster: two tasks per worker in flight
+    return max(1, in_flight() // 2) if callable(in_flight) else 1
 
 
 @dataclass
