@@ -101,7 +101,7 @@ def timed_ingest(corpus: Path, repeat: int, store: str = "parquet", **kwargs: An
     times, stored, actions = [], 0, 0
     commit, task = [], []
     cpu: dict[str, list[float]] = {"task": [], "commit": [], "compact": [], "compact_wall": []}
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     for _ in range(repeat):
         with tempfile.TemporaryDirectory(dir=corpus.parent) as d:
             target = {"db": str(Path(d) / "b.duckdb")} if store == "db" else {"parquet_dir": str(Path(d) / "pq")}
@@ -281,7 +281,7 @@ def bench_rss(work: Path, sizes: list[int]) -> list[dict[str, Any]]:
             corpus = work / f"rss-{n}"
             make_corpus(corpus, n)
             out = work / f"rss-{n}-pq"
-            env = {**os.environ, "PYTHONPATH": str(ROOT)}
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
             res = subprocess.run(
                 [sys.executable, "-c", _RSS_CHILD, str(corpus), str(out), lc.scheduler_address],
                 capture_output=True,

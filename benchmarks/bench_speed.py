@@ -182,7 +182,7 @@ def peak_rss_of_ingest(folder: Path, workers: int) -> tuple[float, float, float]
         "print(s, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,"
         " resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
     )
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     secs, parent, child = out.stdout.split()[-3:]
     return float(secs), int(parent) / 1024, int(child) / 1024

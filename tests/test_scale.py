@@ -28,11 +28,15 @@ from brass_stats.storage import SCHEMAS, Store, ingest
 from brass_stats.storage.corpus import all_schemas, open_corpus
 from brass_stats.storage.dataset import dataset_files, read_commits
 from brass_stats.storage.ingest import (
+    MIN_BATCH,
     BatchResult,
     DatasetCommitter,
+    DuckDBCommitter,
     IngestReport,
     InlineRunner,
     WorkerLost,
+    _chunks,
+    merge_parts,
     run_batch,
     run_import,
     staging_dir,
@@ -188,6 +192,56 @@ def test_the_merge_split_into_tasks_gives_the_same_dataset(
     assert not (tmp_path / "many" / "_tmp").exists()
 
 
+def test_more_workers_split_the_merge_into_more_tasks() -> None:
+    """A merge task costs about 0.1 s besides its rows, so a small run is merged in one task; workers that
+    share the merge make smaller runs worth splitting: by table, then by each table's partition."""
+    files = [
+        "games/edition=birmingham/player_count=2/part-a-0.parquet",
+        "games/edition=lancashire/player_count=3/part-a-0.parquet",
+        "actions/edition=birmingham/player_count=2/part-a-0.parquet",
+        "failures/part-a.parquet",
+    ]
+    commits = [type("C", (), {"games": 1000, "files": files})()]
+    by_table = ["actions", "failures", "games"]
+    by_partition = sorted({f.rsplit("/", 1)[0] for f in files})
+    assert [merge_parts(commits, w) for w in (1, 2, 16, 32)] == [["*"], by_table, by_table, by_partition]
+
+
+def test_a_merge_runs_few_duckdb_threads_whatever_the_cores(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The merge's sort and partitioned write take memory per DuckDB thread: with all 16 threads of a
+    16-core machine it overflowed its 512 MB limit (4,000 games). Here DuckDB starts as on a 64-core machine,
+    and the merge still runs at most 4 threads, under its memory limit."""
+    import duckdb
+
+    connect = duckdb.connect
+    seen: list[tuple[int, str]] = []
+
+    class Spy:  # a connection that records its settings when the merge writes
+        def __init__(self, con: Any) -> None:
+            self.con = con
+
+        def execute(self, sql: str, *args: Any) -> Any:
+            if sql.startswith("COPY"):
+                settings = "SELECT current_setting('threads'), current_setting('memory_limit')"
+                seen.append(self.con.execute(settings).fetchone())
+            return self.con.execute(sql, *args)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.con, name)
+
+    def many_cores(database: str = ":memory:", *args: Any, **kwargs: Any) -> Any:
+        con = connect(database, *args, **kwargs)
+        con.execute("SET threads = 64")
+        return Spy(con) if database == ":memory:" else con
+
+    monkeypatch.setattr(duckdb, "connect", many_cores)
+    report = ingest([logs], parquet_dir=tmp_path / "pq", workers=1, progress=False, policy=AS_PLAYED, batch_size=2)
+    assert report.stored == N_GAMES and seen
+    assert all(1 <= threads <= 4 and limit.startswith(("488", "512")) for threads, limit in seen), seen
+
+
 def test_appending_to_a_dataset_and_importing_again(logs: Path, tmp_path: Path) -> None:
     part = tmp_path / "part"
     part.mkdir()
@@ -289,6 +343,70 @@ def test_a_failed_duckdb_load_stops_the_import_and_keeps_only_whole_groups(
     assert again.stored == N_GAMES - len(stored)
     con = open_corpus(db=path)
     assert con.execute("SELECT count(*), count(DISTINCT game_id) FROM games").fetchone() == (N_GAMES, N_GAMES)
+
+
+@pytest.mark.parametrize("files", [1000, 5000, 7])
+def test_the_last_batches_are_smaller_so_that_workers_finish_together(files: int) -> None:
+    """Batches of 32 while the listing goes on; once it has ended, what is left is cut into about a 32nd
+    (the tasks in flight), never under MIN_BATCH: the last tasks take a few games each. Every file is
+    handed out once, in order."""
+    names = [f"g{i:05d}.json" for i in range(files)]
+    batches = list(_chunks(iter(names), 32, 32))
+    assert [f for b in batches for f in b] == names
+    sizes = [len(b) for b in batches]
+    assert max(sizes) <= 32 and sizes == sorted(sizes, reverse=True)
+    assert all(n >= MIN_BATCH for n in sizes[:-1])
+    if files > 32 * 32:  # the listing was still going on: full batches first
+        assert sizes[: (files - 32 * 32) // 32] == [32] * ((files - 32 * 32) // 32)
+    if files >= 1000:
+        assert sizes[-2] == MIN_BATCH and len(sizes) > files // 32
+    # one task at a time (one process): full batches to the end
+    sizes_inline = [len(b) for b in _chunks(iter(names), 32, 1)]
+    assert sizes_inline == [32] * (files // 32) + ([files % 32] if files % 32 else [])
+
+
+def test_free_loaders_share_what_waits_at_the_end_of_a_run(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Batches wait for a group while the workers run; once the run drains (idle workers) a free loader
+    takes whatever waits at once, and the final flush shares what is left among the free loaders, each
+    group in a transaction of its own. Every game is stored once, whole."""
+    files = sorted(str(p) for p in logs.glob("*.json"))
+    store = Store(tmp_path / "g.duckdb")
+    committer = DuckDBCommitter(store, set(), loaders=3, background=True)
+    committer.group_games = 10**6  # never by size: only by draining, or the flush
+    loads: list[list[str]] = []
+    load = DuckDBCommitter._load
+
+    def counted(self: Any, waiting: list[Any], new: list[str]) -> None:
+        loads.append(new)
+        load(self, waiting, new)
+
+    monkeypatch.setattr(DuckDBCommitter, "_load", counted)
+    # a batch per file: 6 games, and the broken file (a failure) last
+    results = [run_batch([f], frozenset(), str(committer.dest), f"b{i}", False, AS_PLAYED) for i, f in enumerate(files)]
+    assert [len(r.game_ids) for r in results] == [1] * N_GAMES + [0] and N_GAMES == 6
+    committer.commit(results[:3])
+    assert loads == [] and committer.waiting_games == 3  # a group gathers
+    committer.draining = True
+    committer.commit(results[3:4])  # a loader is free: everything waiting loads now
+    committer._reap(wait_all=True)
+    assert [len(x) for x in loads] == [4] and committer.waiting_games == 0
+    committer.draining = False
+    committer.commit(results[4:])
+    committer.commit(results[:1])  # a batch met again: nothing new
+    assert committer.waiting_games == 2 and len(loads) == 1
+    committer.flush()  # 2 new games and the failure wait, 3 loaders are free: a group each
+    assert sorted(len(x) for x in loads) == [0, 1, 1, 4]
+    committer.close()
+    con = store.con
+    assert con.execute("SELECT count(*), count(DISTINCT game_id) FROM games").fetchone() == (N_GAMES, N_GAMES)
+    whole = (
+        "SELECT count(*) FROM games g WHERE n_actions <> (SELECT count(*) FROM actions a WHERE a.game_id = g.game_id)"
+    )
+    assert con.execute(whole).fetchone() == (0,)
+    assert con.execute("SELECT count(*) FROM failures").fetchone() == (1,)
+    store.close()
 
 
 def test_one_bad_file_never_stops_an_import(logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

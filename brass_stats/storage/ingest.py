@@ -28,7 +28,7 @@ import shutil
 import socket
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -427,6 +427,7 @@ def worker_died(path: str, dest: str, batch: str) -> BatchResult:
 class _Committer(Protocol):
     dest: Path
     partitioned: bool
+    draining: bool  # the run's last tasks are running and some workers are idle
 
     def commit(self, results: list[BatchResult]) -> int: ...
 
@@ -452,6 +453,9 @@ class DuckDBCommitter:
     partitioned = False
     group_games = 512
     group_seconds = 10.0
+    # set by the run at its end (idle workers): a free loader takes whatever waits. Not before: on 16 cores,
+    # groups of 64-128 games loaded whenever a loader was free sometimes stalled the final flush for 3 s
+    draining = False
 
     def __init__(self, store: Store, stored: set[str], loaders: int = 1, background: bool = True) -> None:
         self.store, self.stored = store, stored
@@ -484,12 +488,30 @@ class DuckDBCommitter:
             self.stored.update(ids)
             self.waiting_games += len(ids)
             new += len(ids)
-        if self.waiting_games >= self.group_games or time.monotonic() - self.since >= self.group_seconds:
+        if (
+            self.waiting_games >= self.group_games
+            or time.monotonic() - self.since >= self.group_seconds
+            or (self.draining and self.background and len(self._loading) < self.loaders)
+        ):
             self._start_load()
         return new
 
     def flush(self) -> None:
-        """Load every accepted batch and wait for every load (raises the first load's error)."""
+        """Load every accepted batch and wait for every load (raises the first load's error).
+
+        The workers are done: what waits is shared among the free loaders, loading side by side.
+        """
+        self._reap(wait_all=False)
+        free = self.loaders - len(self._loading) if self.background else 1
+        if free > 1 and len(self.waiting) > 1:
+            waiting = self.waiting
+            share = -(-self.waiting_games // free)
+            self.waiting, self.waiting_games = [], 0
+            for r, keep in waiting:
+                self.waiting.append((r, keep))
+                self.waiting_games += len(r.game_ids if keep is None else keep)
+                if self.waiting_games >= share:
+                    self._start_load()
         self._start_load()
         self._reap(wait_all=True)
 
@@ -608,6 +630,7 @@ class DatasetCommitter:
     """Commits finished batches into a Parquet dataset (one commit record per batch)."""
 
     partitioned = True
+    draining = False
 
     def __init__(self, writer: DatasetWriter, stored: set[str]) -> None:
         self.writer, self.stored = writer, stored
@@ -702,15 +725,31 @@ def _iter_url(url: str) -> Iterator[str]:
             yield f"{protocol}://{p}" if "://" not in p else p
 
 
-def _chunks(files: Iterator[str], size: int) -> Iterator[list[str]]:
-    chunk: list[str] = []
-    for f in files:
-        chunk.append(f)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
+# the smallest batch handed out at the end of a run (a batch costs a few ms besides its games: its files)
+MIN_BATCH = 4
+
+
+def _chunks(files: Iterator[str], size: int, spread: int = 1) -> Iterator[list[str]]:
+    """Batches of ``size`` files, the last ones smaller so that the workers finish together.
+
+    The next ``size * spread`` paths are read ahead (names only). Once the listing has ended, what is
+    left is cut into batches of about ``1/spread`` of it (``spread``: the tasks in flight), never under
+    :data:`MIN_BATCH`: instead of a worker starting a full batch while the others sit idle at the end,
+    the last tasks take a few games each (guided self-scheduling).
+    """
+    ahead: deque[str] = deque()
+    ended = False
+    while True:
+        while not ended and len(ahead) < size * spread:
+            f = next(files, None)
+            if f is None:
+                ended = True
+            else:
+                ahead.append(f)
+        if not ahead:
+            return
+        n = size if not ended else max(MIN_BATCH, min(size, -(-len(ahead) // spread)))
+        yield [ahead.popleft() for _ in range(min(n, len(ahead)))]
 
 
 # -- the run ------------------------------------------------------------------------------------
@@ -726,7 +765,8 @@ def run_import(
     advance: Callable[[int], None],
 ) -> None:
     """Feed batches to ``runner`` (at most ``in_flight`` at a time), commit what finishes, until all are done."""
-    chunks = _chunks(iter(files), max(1, batch_size))
+    chunks = _chunks(iter(files), max(1, batch_size), in_flight)
+    listed = False  # every batch handed out
     pending: dict[Any, list[str]] = {}
     dest, partitioned = str(committer.dest), committer.partitioned
 
@@ -754,11 +794,14 @@ def run_import(
 
     try:
         while True:
-            while len(pending) < in_flight:
+            while len(pending) < in_flight and not listed:
                 chunk = next(chunks, None)
                 if chunk is None:
+                    listed = True
                     break
                 pending[runner.submit(chunk, dest, new_batch_id(), partitioned)] = chunk
+            # workers going idle at the end of the run: their cores can load what has finished
+            committer.draining = listed and len(pending) < max(1, in_flight // 2)
             if not pending:
                 break
             done, _ = runner.wait_first(set(pending))
@@ -884,9 +927,13 @@ def _dataset_game_ids(root: Path) -> set[str]:
 
 
 # The merge sorts by game and writes one file per partition: these bound the memory it takes at any
-# corpus size (the sort spills to disk past the limit; partition buffers are flushed in small row groups)
+# corpus size (the sort spills to disk past the limit; partition buffers are flushed in small row groups).
+# The sort and the partitioned write take memory per thread: 16 threads overflowed 512 MB on a 16-core
+# machine (a table of 4,000 games); a merge is parallel by its tasks, a few threads each are enough.
+MERGE_THREADS = min(4, os.cpu_count() or 1)
 MERGE_SETTINGS = (
     "SET memory_limit = '512MB'",
+    f"SET threads = {MERGE_THREADS}",
     "SET partitioned_write_flush_threshold = 32768",
     "SET write_buffer_row_group_count = 1",
 )
@@ -906,7 +953,7 @@ def merge_commits(writer: DatasetWriter, batches: list[str], runner: Runner | No
 
     wanted = set(batches)
     commits = [c for c in read_commits(writer.root) if c.batch in wanted]
-    parts = merge_parts(commits)
+    parts = merge_parts(commits, _parallel(runner))
     calls = [(str(writer.root), batches, part) for part in parts]
     done = runner.map_calls(merge_files, calls) if runner is not None else [merge_files(*c) for c in calls]
     files = [f for fs in done for f in fs]
@@ -914,19 +961,29 @@ def merge_commits(writer: DatasetWriter, batches: list[str], runner: Runner | No
     writer.commit(new_batch_id(), files, games=sum(c.games for c in commits), base=False, supersedes=batches)
 
 
-# a merge task costs about 0.1 s besides its rows: small runs are merged in few tasks
+# a merge task costs about 0.1 s besides its rows: small runs are merged in few tasks (thresholds for one
+# worker; with W workers sharing the tasks, W times smaller)
 MERGE_SPLIT_GAMES = (2_000, 20_000)
 
 
-def merge_parts(commits: list[Any]) -> list[str]:
+def merge_parts(commits: list[Any], workers: int = 1) -> list[str]:
     """The merge tasks for these commits: ``*`` (every table) for a small run, a table each for a larger
-    one, a table's partition each (``actions/edition=birmingham/player_count=3``) beyond."""
-    games = sum(c.games for c in commits)
-    if games < MERGE_SPLIT_GAMES[0]:
+    one, a table's partition each (``actions/edition=birmingham/player_count=3``) beyond; a run is larger
+    when more workers share its merge (games x workers against :data:`MERGE_SPLIT_GAMES`)."""
+    size = sum(c.games for c in commits) * max(1, workers)
+    if size < MERGE_SPLIT_GAMES[0]:
         return ["*"]
-    if games < MERGE_SPLIT_GAMES[1]:
+    if size < MERGE_SPLIT_GAMES[1]:
         return sorted({rel.split("/", 1)[0] for c in commits for rel in c.files})
     return sorted({rel.rsplit("/", 1)[0] for c in commits for rel in c.files})  # the file's folder
+
+
+def _parallel(runner: Runner | None) -> int:
+    """How many merge tasks ``runner`` runs at once."""
+    if isinstance(runner, ProcessRunner):
+        return runner.workers
+    in_flight = getattr(runner, "in_flight", None)  # a Dask cluster: two tasks per worker in flight
+    return max(1, in_flight() // 2) if callable(in_flight) else 1
 
 
 @dataclass
