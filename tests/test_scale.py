@@ -365,6 +365,21 @@ def test_the_last_batches_are_smaller_so_that_workers_finish_together(files: int
     assert sizes_inline == [32] * (files // 32) + ([files % 32] if files % 32 else [])
 
 
+def test_worker_processes_start_warm() -> None:
+    """The parent replays a sample game before it forks its workers, so that what the first game of a
+    process builds (the log schema's validators, about 70 ms) is built once, not once per worker."""
+    code = (
+        "from brass_stats.log import schema\n"
+        "from brass_stats.storage.ingest import ProcessRunner\n"
+        "assert schema._validators.cache_info().currsize == 0\n"
+        "runner = ProcessRunner(2, frozenset())\n"
+        "print(schema._validators.cache_info().currsize)\n"
+        "runner.close()\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert int(out.stdout.split()[-1]) >= 1
+
+
 def test_free_loaders_share_what_waits_at_the_end_of_a_run(
     logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -356,6 +356,7 @@ class ProcessRunner:
         # pyarrow imports pandas on its first conversion (about a second): do it once here, so that forked
         # workers inherit it instead of each paying for it
         pa.array([0], pa.int32())
+        warm_up()
         self.pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
@@ -395,6 +396,15 @@ class ProcessRunner:
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def warm_up() -> None:
+    """Replay a shipped sample game here: the first game in a process builds what every game uses (the log
+    schema's validators alone take about 70 ms), and forked workers then inherit it instead of each paying."""
+    from .. import SAMPLES
+
+    for path in sorted((SAMPLES / "real").glob("*-2p.json"))[:1]:
+        process_file(str(path))
 
 
 def _alone(
