@@ -10,6 +10,7 @@ made; and :meth:`GameState.copy` is a copy one may edit by hand.
 
 from __future__ import annotations
 
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,8 @@ DERIVED = {"cache", "place_cache", "link_cache", "effects", "_owned"}  # caches 
 def snapshot(value: Any) -> Any:
     """Every value reachable from a state, as plain tuples (a field added to the state is covered too)."""
     if isinstance(value, GameState):
-        return tuple((k, snapshot(v)) for k, v in sorted(vars(value).items()) if k not in DERIVED and k != "rules")
+        names = sorted(f.name for f in fields(value))
+        return tuple((k, snapshot(getattr(value, k))) for k in names if k not in DERIVED and k != "rules")
     if isinstance(value, Player | Tile):
         return tuple(snapshot(getattr(value, k)) for k in type(value).__slots__)
     if isinstance(value, MerchantSpace):

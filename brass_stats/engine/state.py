@@ -190,7 +190,7 @@ class MerchantSpace:
         return MerchantSpace(self.location, self.index, self.face, self.accepts, beer)
 
 
-@dataclass
+@dataclass(slots=True)  # (slots: the engine reads a state's fields on every step; see _shallow_copy)
 class GameState:
     rules: RulesData
     players: list[Player]
@@ -359,8 +359,7 @@ class GameState:
         The tiles themselves are shared: the engine never changes a :class:`Tile` in place but
         replaces it with a changed copy (copy on write), so only the dict is copied here.
         """
-        new = GameState.__new__(GameState)
-        new.__dict__ = self.__dict__.copy()
+        new = _shallow_copy(self)
         new.players = [p.copy() for p in self.players]
         new._owned = -1
         new.turn_order = list(self.turn_order)
@@ -385,13 +384,11 @@ class GameState:
         changes a player only through :meth:`player_mut`, which copies a shared one first, in
         whichever of the two states changes it. Edit a state by hand only after :meth:`copy`.
         """
-        new = GameState.__new__(GameState)
-        d = self.__dict__.copy()
-        d["players"] = list(self.players)
-        d["tiles"] = self.tiles.copy()
-        d["effects"] = None
-        d["_owned"] = self._owned = 0  # every player is now shared by the two states
-        new.__dict__ = d
+        new = _shallow_copy(self)
+        new.players = list(self.players)
+        new.tiles = self.tiles.copy()
+        new.effects = None
+        new._owned = self._owned = 0  # every player is now shared by the two states
         return new
 
     def player_mut(self, seat: int) -> Player:
@@ -414,3 +411,17 @@ class GameState:
         moved = new - p.income_space
         p.income_space = new
         return moved
+
+
+def _make_shallow_copy() -> Any:
+    """``_shallow_copy(state)``: a new state whose every field is the same object as ``state``'s (what
+    ``copy.copy`` does, without its generic machinery), written out field by field from the slots."""
+    lines = ["def shallow_copy(self):", "    new = NEW(GameState)"]
+    lines += [f"    new.{name} = self.{name}" for name in GameState.__slots__]
+    lines.append("    return new")
+    namespace: dict[str, Any] = {"NEW": object.__new__, "GameState": GameState}
+    exec("\n".join(lines), namespace)  # noqa: S102 (code made here from the class's own field names)
+    return namespace["shallow_copy"]
+
+
+_shallow_copy = _make_shallow_copy()
