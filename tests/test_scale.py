@@ -307,6 +307,34 @@ def test_duckdb_loads_in_groups_of_batches_give_the_same_rows(
     assert not staging_dir(path).exists()  # every staging file loaded, and the folder removed
 
 
+def test_the_loads_run_beside_a_read_transaction_that_ends_with_the_import(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the groups load, the committer holds a read transaction open (DuckDB then commits each group
+    with less work): its snapshot, taken before the first load, sees no game while group after group is
+    committed. It ends with the import: the store given stays usable, holds every game, and a second
+    import into it skips them all."""
+    ingest_module = importlib.import_module("brass_stats.storage.ingest")
+    monkeypatch.setattr(ingest_module.DuckDBCommitter, "group_games", 2)
+    load = ingest_module.DuckDBCommitter._load
+    seen: list[tuple[int, int]] = []  # (games the held snapshot sees, games committed before this load)
+
+    def recorded(self: Any, waiting: list[Any], new: list[str]) -> None:
+        held = self._reader.execute("SELECT count(*) FROM games").fetchone()[0]
+        seen.append((held, self.store.con.cursor().execute("SELECT count(*) FROM games").fetchone()[0]))
+        load(self, waiting, new)
+
+    monkeypatch.setattr(ingest_module.DuckDBCommitter, "_load", recorded)
+    store = Store(tmp_path / "g.duckdb")
+    first = ingest([logs], store, workers=1, progress=False, policy=AS_PLAYED, batch_size=1)
+    assert first.stored == N_GAMES and len(seen) >= 3
+    assert all(held == 0 for held, _ in seen) and seen[-1][1] >= 4  # the snapshot stayed; the store grew
+    assert store.count("games") == N_GAMES
+    again = ingest([logs], store, workers=1, progress=False, policy=AS_PLAYED, batch_size=1)
+    assert (again.stored, again.skipped) == (0, N_GAMES)
+    store.close()
+
+
 def test_a_failed_duckdb_load_stops_the_import_and_keeps_only_whole_groups(
     logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -487,6 +487,12 @@ class DuckDBCommitter:
         con = store.con
         self._threads = con.execute("SELECT current_setting('threads')").fetchone()[0]  # type: ignore[index]
         con.execute("SET threads = 1")
+        # a read transaction held open while the groups load (each from a cursor of its own): DuckDB then
+        # commits each group with less work, and the file comes out smaller (one process, 3,000 games:
+        # 1.31 -> 0.88 ms of load CPU per game, 66 -> 55 MB); it is rolled back before the store is closed
+        self._reader = con.cursor()
+        self._reader.execute("BEGIN TRANSACTION")
+        self._reader.execute("SELECT count(*) FROM games").fetchall()
 
     def commit(self, results: list[BatchResult]) -> int:
         """Accept finished batches: returns the games new to the store; loads them when a group is full."""
@@ -616,6 +622,9 @@ class DuckDBCommitter:
         if self._pool is not None:
             self._pool.shutdown(wait=True)
         with contextlib.suppress(Exception):  # the connection may be closed already
+            self._reader.execute("ROLLBACK")
+            self._reader.close()
+        with contextlib.suppress(Exception):
             self.store.con.execute(f"SET threads = {int(self._threads)}")
         shutil.rmtree(self.dest, ignore_errors=True)
 
