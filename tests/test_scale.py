@@ -452,6 +452,34 @@ def test_free_loaders_share_what_waits_at_the_end_of_a_run(
     store.close()
 
 
+@pytest.mark.parametrize("given", [None, "200MB"])
+def test_an_import_bounds_duckdbs_memory_and_puts_the_setting_back(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: str | None
+) -> None:
+    """DuckDB's default memory limit (80% of the machine) let the blocks an import wrote stay cached, so the
+    importing process grew with the corpus; the loads now run under a bound (a base and room per loader),
+    never above a limit the store was given, and the store's setting is put back after the import."""
+    ingest_module = importlib.import_module("brass_stats.storage.ingest")
+    store = Store(tmp_path / "g.duckdb")
+    if given:
+        store.con.execute(f"SET memory_limit = '{given}'")
+    before = store.con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
+    seen: list[str] = []
+    load = ingest_module.DuckDBCommitter._load
+
+    def recorded(self: Any, waiting: list[Any], new: list[str]) -> None:
+        seen.append(self.store.con.cursor().execute("SELECT current_setting('memory_limit')").fetchone()[0])
+        load(self, waiting, new)
+
+    monkeypatch.setattr(ingest_module.DuckDBCommitter, "_load", recorded)
+    report = ingest([logs], store, workers=2, progress=False, policy=AS_PLAYED, batch_size=2)
+    assert report.stored == N_GAMES and seen
+    bound = f"{ingest_module.MEMORY_BASE_MB + ingest_module.MEMORY_PER_LOADER_MB}.0 MiB"  # 2 workers: 1 loader
+    assert set(seen) == ({before} if given else {bound}) and before != bound
+    assert store.con.execute("SELECT current_setting('memory_limit')").fetchone()[0] == before
+    store.close()
+
+
 def test_one_bad_file_never_stops_an_import(logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ingest_module = importlib.import_module("brass_stats.storage.ingest")  # the package's `ingest` is the function
     real = ingest_module.game_tables
