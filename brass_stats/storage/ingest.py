@@ -458,6 +458,8 @@ class DuckDBCommitter:
     it loads, and up to :attr:`loaders` groups load at once: one DuckDB file then takes games from many
     workers (a single loader is the bottleneck beyond about 6 workers). Each group is whole or absent; a
     killed run loses the gathered groups (never part of a game), and the next run imports them again.
+    While it loads, the committer holds a read transaction open beside the loads and bounds DuckDB's
+    memory; :meth:`close` ends the one and puts the other back.
     """
 
     partitioned = False
