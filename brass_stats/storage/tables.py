@@ -357,8 +357,6 @@ def _writer(cls: type[Action]) -> _Writer:
         f = known.get(kinds := tuple(map(type, values)))
         if f is None:
             f = known[kinds] = _typed_writer(cls, in_order, by_name, kinds) or fallback
-            if f is fallback:
-                return fallback(a)
         if f is fallback:
             return fallback(a)
         try:
@@ -852,7 +850,7 @@ def _action_values(step: Step, before: GameState, after: GameState) -> tuple[Any
                 level = e.detail["level"]
                 break
         return a.card or None, [a.location], a.industry, level  # type: ignore[attr-defined]
-    if cls in _NO_VALUES:  # (loans and passes: a card alone)
+    if cls in _NO_VALUES:  # (loans and passes: a card alone; a subclass gets the same below)
         return a.card or None, _NO_LOCATIONS, None, None  # type: ignore[attr-defined]
     card: str | None = getattr(a, "card", None) or None
     locations: list[str] = []
@@ -875,8 +873,6 @@ def _action_values(step: Step, before: GameState, after: GameState) -> tuple[Any
         industry = "+".join([before.tiles[s.tile].industry for s in a.sales])
     elif isinstance(a, Shortfall):
         locations = [_loc(t) for t in a.tiles or ()]
-    elif isinstance(a, Loan | Pass):
-        return card, _NO_LOCATIONS, None, None
     if len(locations) > 1:
         locations = list(dict.fromkeys(locations))
     return card, locations, industry, level
