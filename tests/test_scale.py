@@ -24,6 +24,7 @@ from brass_stats.bots import RandomBot, play_game
 from brass_stats.bots.selfplay import generate
 from brass_stats.cli import main
 from brass_stats.engine.policy import AS_PLAYED
+from brass_stats.log.format import GameLog
 from brass_stats.storage import SCHEMAS, Store, ingest
 from brass_stats.storage.corpus import all_schemas, open_corpus
 from brass_stats.storage.dataset import dataset_files, read_commits
@@ -41,6 +42,7 @@ from brass_stats.storage.ingest import (
     run_import,
     staging_dir,
 )
+from brass_stats.storage.tables import game_id
 
 RANDOM_GAMES = ((2, 31), (3, 32), (4, 33), (2, 34))
 TIMESTAMPS = {"imported_at", "recorded_at"}
@@ -338,18 +340,20 @@ def test_the_loads_run_beside_a_read_transaction_that_ends_with_the_import(
 def test_a_failed_duckdb_load_stops_the_import_and_keeps_only_whole_groups(
     logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A load that fails in a loader thread (here: the disk fills up on the third group) stops the import
-    with its error; what is stored is whole groups, and a second run stores the rest."""
+    """A load that fails in a loader thread (here: the disk fills up while the group holding a given game
+    loads, whichever group that is) stops the import with its error; what is stored is whole groups, and a
+    second run stores the rest."""
     ingest_module = importlib.import_module("brass_stats.storage.ingest")
     monkeypatch.setattr(ingest_module.DuckDBCommitter, "group_games", 2)
     monkeypatch.setattr(ingest_module, "WORKERS_PER_LOADER", 1)
     load = ingest_module.DuckDBCommitter._load
+    target = game_id(GameLog.load(sorted(logs.glob("random-*.json"))[1]))
     calls: list[list[str]] = []
     loaded: list[str] = []
 
     def failing(self: Any, waiting: list[Any], new: list[str]) -> None:
         calls.append(new)
-        if len(calls) == 3:
+        if target in new:
             raise OSError("No space left on device")
         load(self, waiting, new)
         loaded.extend(new)
@@ -360,7 +364,8 @@ def test_a_failed_duckdb_load_stops_the_import_and_keeps_only_whole_groups(
         ingest([logs], path, workers=2, progress=False, policy=AS_PLAYED, batch_size=1)
     con = open_corpus(db=path)
     stored = {r[0] for r in con.execute("SELECT game_id FROM games").fetchall()}
-    assert stored == set(loaded) and stored.isdisjoint(calls[2])  # every group but the failed one
+    failed = next(c for c in calls if target in c)
+    assert stored == set(loaded) and stored.isdisjoint(failed)  # every group but the failed one
     whole = (
         "SELECT count(*) FROM games g WHERE n_actions <> (SELECT count(*) FROM actions a WHERE a.game_id = g.game_id)"
     )
@@ -411,9 +416,10 @@ def test_worker_processes_start_warm() -> None:
 def test_free_loaders_share_what_waits_at_the_end_of_a_run(
     logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Batches wait for a group while the workers run; once the run drains (idle workers) a free loader
-    takes whatever waits at once, and the final flush shares what is left among the free loaders, each
-    group in a transaction of its own. Every game is stored once, whole."""
+    """Batches wait for a group while the workers run; once the run drains (the listing has ended) a free
+    loader takes what waits as soon as ``drain_games`` have gathered, and the final flush shares what is
+    left among the free loaders, each group in a transaction of its own, then checkpoints. Every game is
+    stored once, whole."""
     files = sorted(str(p) for p in logs.glob("*.json"))
     store = Store(tmp_path / "g.duckdb")
     committer = DuckDBCommitter(store, set(), loaders=3, background=True)
@@ -432,7 +438,11 @@ def test_free_loaders_share_what_waits_at_the_end_of_a_run(
     committer.commit(results[:3])
     assert loads == [] and committer.waiting_games == 3  # a group gathers
     committer.draining = True
-    committer.commit(results[3:4])  # a loader is free: everything waiting loads now
+    committer.drain_games = 5
+    committer.commit(results[3:4])  # 4 games wait: fewer than drain_games
+    assert loads == [] and committer.waiting_games == 4
+    committer.drain_games = 4
+    committer.commit([])  # a loader is free and drain_games wait: everything waiting loads now
     committer._reap(wait_all=True)
     assert [len(x) for x in loads] == [4] and committer.waiting_games == 0
     committer.draining = False
@@ -452,7 +462,7 @@ def test_free_loaders_share_what_waits_at_the_end_of_a_run(
     store.close()
 
 
-@pytest.mark.parametrize("given", [None, "200MB"])
+@pytest.mark.parametrize("given", [None, "80MB"])
 def test_an_import_bounds_duckdbs_memory_and_puts_the_setting_back(
     logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: str | None
 ) -> None:
@@ -477,6 +487,128 @@ def test_an_import_bounds_duckdbs_memory_and_puts_the_setting_back(
     bound = f"{ingest_module.MEMORY_BASE_MB + ingest_module.MEMORY_PER_LOADER_MB}.0 MiB"  # 2 workers: 1 loader
     assert set(seen) == ({before} if given else {bound}) and before != bound
     assert store.con.execute("SELECT current_setting('memory_limit')").fetchone()[0] == before
+    store.close()
+
+
+def test_a_load_that_runs_out_of_memory_under_the_bound_is_tried_again_with_more(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bound is the import's own choice: a group that does not fit is rolled back and loaded again under
+    a doubled bound (never above the setting before the import), rather than failing the import."""
+    ingest_module = importlib.import_module("brass_stats.storage.ingest")
+    monkeypatch.setattr(ingest_module, "MEMORY_BASE_MB", 1)
+    monkeypatch.setattr(ingest_module, "MEMORY_PER_LOADER_MB", 0)
+    store = Store(tmp_path / "g.duckdb")
+    before = store.con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
+    tries: list[tuple[str, str | None]] = []
+    load = ingest_module.DuckDBCommitter._load
+
+    def recorded(self: Any, waiting: list[Any], new: list[str]) -> None:
+        limit = self.store.con.cursor().execute("SELECT current_setting('memory_limit')").fetchone()[0]
+        try:
+            load(self, waiting, new)
+        except Exception as e:
+            tries.append((limit, type(e).__name__))
+            raise
+        tries.append((limit, None))
+
+    monkeypatch.setattr(ingest_module.DuckDBCommitter, "_load", recorded)
+    report = ingest([logs], store, workers=1, progress=False, policy=AS_PLAYED)
+    assert report.stored == N_GAMES
+    # every game in one group: tried under 1, 2, 4 ... MiB until it fits
+    assert len(tries) >= 2 and all(error is not None for _, error in tries[:-1]) and tries[-1][1] is None
+    assert [limit for limit, _ in tries] == [f"{2**i:.1f} MiB" for i in range(len(tries))]
+    con = store.con
+    assert con.execute("SELECT count(DISTINCT game_id) FROM actions").fetchone() == (N_GAMES,)
+    assert con.execute("SELECT current_setting('memory_limit')").fetchone()[0] == before
+    store.close()
+
+
+def test_the_end_of_an_import_leaves_no_log_for_the_close_to_write(logs: Path, tmp_path: Path) -> None:
+    """The final flush checkpoints while the import's read transaction is open: a checkpoint left to the
+    close (after that transaction has ended) rewrote the tables, the longest part of the run's tail."""
+    store = Store(tmp_path / "g.duckdb")
+    committer = DuckDBCommitter(store, set(), loaders=2, background=True)
+    files = sorted(str(p) for p in logs.glob("*.json"))
+    results = [run_batch([f], frozenset(), str(committer.dest), f"b{i}", False, AS_PLAYED) for i, f in enumerate(files)]
+    committer.commit(results)
+    wal = Path(str(store.path) + ".wal")
+    checkpoint = DuckDBCommitter._checkpoint
+    committer._checkpoint = lambda: None  # type: ignore[method-assign]
+    committer._start_load()
+    committer._reap(wait_all=True)
+    assert wal.exists() and wal.stat().st_size > 0  # what the loads wrote is in DuckDB's log
+    committer._checkpoint = lambda: checkpoint(committer)  # type: ignore[method-assign]
+    committer.flush()
+    assert not wal.exists() or wal.stat().st_size == 0
+    committer.close()
+    assert store.con.execute("SELECT count(*) FROM games").fetchone() == (N_GAMES,)
+    store.close()
+
+
+def test_a_store_that_cannot_take_the_games_is_a_clear_error_not_a_bug(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DuckDB failing to write (a full disk) ends `ingest` with one line naming the file, DuckDB's reason and
+    what is kept, exit status 2, not the 'internal error ... a bug' of status 3; a second run imports the rest."""
+    import duckdb
+
+    ingest_module = importlib.import_module("brass_stats.storage.ingest")
+    load = ingest_module.DuckDBCommitter._load
+
+    def full(self: Any, waiting: list[Any], new: list[str]) -> None:
+        raise duckdb.IOException('Could not write file "g.duckdb.wal": No space left on device')
+
+    monkeypatch.setattr(ingest_module.DuckDBCommitter, "_load", full)
+    db = tmp_path / "g.duckdb"
+    args = ["ingest", str(logs), "--db", str(db), "--workers", "2", "--as-played"]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 2, out.output
+    line = out.output.strip()
+    assert line.startswith(f"error: {db}: the games could not be stored") and "No space left on device" in line
+    assert "run the same command again" in line and "\n" not in line and "internal error" not in line
+    monkeypatch.setattr(ingest_module.DuckDBCommitter, "_load", load)
+    out = CliRunner().invoke(main, args)
+    store = Store(db, read_only=True)
+    assert out.exit_code == 1 and store.count("games") == N_GAMES  # (1: the broken file)
+    store.close()
+
+
+def test_a_rollback_after_a_failed_commit_keeps_the_first_error(logs: Path, tmp_path: Path) -> None:
+    """A COMMIT that fails (out of memory, disk full) has rolled back already: the ROLLBACK that follows
+    must not replace its error with 'no transaction is active'; the group is absent, its files kept."""
+    import duckdb
+
+    store = Store(tmp_path / "g.duckdb")
+    committer = DuckDBCommitter(store, set())
+    files = sorted(str(p) for p in logs.glob("*.json"))
+    result = run_batch(files[:1], frozenset(), str(committer.dest), "b0", False, AS_PLAYED)
+    real = store.con
+
+    class FailingCommit:  # what DuckDB does when a commit fails: the transaction is gone, then the error
+        def __init__(self, cur: Any) -> None:
+            self.cur = cur
+
+        def execute(self, sql: str, *args: Any) -> Any:
+            if sql == "COMMIT":
+                self.cur.execute("ROLLBACK")
+                raise duckdb.TransactionException("Failed to commit: could not write the log (simulated)")
+            return self.cur.execute(sql, *args)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.cur, name)
+
+    class Connection:
+        def cursor(self) -> FailingCommit:
+            return FailingCommit(real.cursor())
+
+    store.con = Connection()  # type: ignore[assignment]
+    with pytest.raises(duckdb.TransactionException, match="simulated"):
+        committer._load([(result, None)], list(result.game_ids))
+    store.con = real
+    assert all((committer.dest / rel).exists() for rel in result.files)
+    assert store.con.execute("SELECT count(*) FROM games").fetchone() == (0,)
+    committer.close()
     store.close()
 
 

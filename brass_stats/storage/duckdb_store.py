@@ -38,6 +38,10 @@ class CorpusError(BrassError):
     """A store cannot be opened: the file or folder is missing or is not a store of games."""
 
 
+class StoreWriteError(BrassError):
+    """The games could not be written into a store (a full disk): what was committed before is kept."""
+
+
 def _lock_holder(message: str) -> str:
     m = re.search(r"\(PID (\d+)\)", message)
     return f" (process {m.group(1)})" if m else ""
