@@ -168,7 +168,8 @@ def bench_ingest(folder: Path, workers: int) -> tuple[float, int]:
 
 
 def peak_rss_of_ingest(folder: Path, workers: int) -> tuple[float, float, float]:
-    """(seconds, parent peak RSS MiB, largest worker peak RSS MiB) of an ingest run in a fresh child process."""
+    """(the parent's CPU seconds, parent peak RSS MiB, largest worker peak RSS MiB) of an ingest run in a
+    fresh child process."""
     code = (
         "import resource, sys, tempfile, time; from pathlib import Path\n"
         "from brass_stats.engine.policy import AS_PLAYED\n"
@@ -271,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
                         (
                             f"ingest of {n:,} games, peak RSS",
                             f"parent {parent:,.0f} MiB",
-                            f"largest worker {child:,.0f} MiB; {args.rss_workers} workers, {secs:.0f} s",
+                            f"largest worker {child:,.0f} MiB; {args.rss_workers} workers, parent CPU {secs:.1f} s",
                         )
                     )
 
