@@ -788,11 +788,12 @@ WORKERS_PER_LOADER = 4
 LOADERS_MAX = 8
 # DuckDB's memory during an import into its file: a base, and room for each group loading at once. A group
 # of 512 four-player games needs 16 to 24 MiB with one loader, 4 loaders loaded within 40 MiB in all: this
-# gives 2.5 to 4 times that. The process's peak grows with the bound (2 workers, 1,000 / 10,000 games:
-# 314 / 443 MiB at 128 + 128, 260 / 318 at 64 + 64, 240 / 256 at 32 + 32), its speed does not. A load
-# that runs out of memory all the same is tried again with the bound doubled (_load_within_memory)
+# gives about 3 times that. The process's peak follows the bound (2 workers, 1,000 / 10,000 games: 314 /
+# 443 MiB at 128 + 128 per loader, 260 / 318 at 64 + 64, 240 / 256 at 32 + 32; 16 workers, 4 loaders: 325 /
+# 398 at 64 + 32, 312 / 333 at 64 + 16), the speed does not. A load that runs out of memory all the same
+# is tried again with the bound doubled (_load_within_memory)
 MEMORY_BASE_MB = 64
-MEMORY_PER_LOADER_MB = 32
+MEMORY_PER_LOADER_MB = 16
 
 
 def staging_dir(db: Path) -> Path:
