@@ -388,6 +388,31 @@ def test_write_game_is_atomic(
         assert _rows_of_game(s, gid)["games"] == 1
 
 
+def test_a_failed_commit_of_write_game_keeps_its_error(tmp_path: Path, tables: dict[str, dict[str, pa.Table]]) -> None:
+    """A COMMIT that fails (a full disk) has rolled back already: its error reaches the caller, not the
+    'no transaction is active' of the ROLLBACK after it; nothing of the game is stored."""
+    t = tables[GOLDEN_GAMES[1]]
+    with Store(tmp_path / "g.duckdb") as s:
+        real = s.con
+
+        class FailingCommit:  # what DuckDB does when a commit fails: the transaction is gone, then the error
+            def execute(self, sql: str, *args: object) -> object:
+                if sql == "COMMIT":
+                    real.execute("ROLLBACK")
+                    raise duckdb.IOException("Could not write file (simulated): No space left on device")
+                return real.execute(sql, *args)
+
+            def __getattr__(self, name: str) -> object:
+                return getattr(real, name)
+
+        s.con = FailingCommit()  # type: ignore[assignment]
+        with pytest.raises(duckdb.IOException, match="simulated"):
+            s.write_game(t)
+        s.con = real
+        assert s.counts() == dict.fromkeys(s.counts(), 0)
+        assert s.write_game(t)
+
+
 def test_write_games_stores_a_batch_and_skips_known_games(
     tmp_path: Path, tables: dict[str, dict[str, pa.Table]]
 ) -> None:

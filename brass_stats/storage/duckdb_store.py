@@ -16,6 +16,7 @@ already there does nothing.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -190,7 +191,8 @@ class Store:
             self.con.execute("DELETE FROM failures WHERE list_contains(?, game_id)", [ids])
             self.con.execute("COMMIT")
         except BaseException:
-            self.con.execute("ROLLBACK")
+            with contextlib.suppress(duckdb.Error):  # a COMMIT that failed has rolled back already
+                self.con.execute("ROLLBACK")
             raise
         return len(batch)
 
@@ -224,7 +226,8 @@ class Store:
             self._insert("failures", row)
             self.con.execute("COMMIT")
         except BaseException:
-            self.con.execute("ROLLBACK")
+            with contextlib.suppress(duckdb.Error):  # (as in write_games)
+                self.con.execute("ROLLBACK")
             raise
 
     # -- export ------------------------------------------------------------------------
