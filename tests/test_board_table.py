@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pyarrow as pa
+
 from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.log.format import GameLog
 from brass_stats.replay import replay
-from brass_stats.storage.tables import _BoardStatistics, _BoardTable
+from brass_stats.storage.tables import BOARD_SCHEMA, _BoardStatistics, _BoardTable, _column
 
 SAMPLES = sorted((Path(__file__).parents[1] / "replays").rglob("*.json"))
 
@@ -38,7 +40,9 @@ def test_the_board_table_shows_a_tile_changed_without_a_new_board_version() -> N
     changed.resources -= 1
     later.round += 1
     board.add(end, later, tracker)
-    rows = board.table("g").to_pylist()
+    columns = board.columns("g")
+    arrays = [_column([columns[f.name]], f.type) for f in BOARD_SCHEMA]
+    rows = pa.Table.from_arrays(arrays, schema=BOARD_SCHEMA).to_pylist()
     where = (ref.partition(":")[0], int(ref.partition(":")[2]))
     shown = [row["resources"] for row in rows if row["piece"] == "tile" and (row["location"], row["slot"]) == where]
     assert shown == [tile.resources, tile.resources - 1]

@@ -614,14 +614,14 @@ def test_a_rollback_after_a_failed_commit_keeps_the_first_error(logs: Path, tmp_
 
 def test_one_bad_file_never_stops_an_import(logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ingest_module = importlib.import_module("brass_stats.storage.ingest")  # the package's `ingest` is the function
-    real = ingest_module.game_tables
+    real = ingest_module.game_parts
 
     def buggy(replay: object, source_file: str | None, gid: str | None = None) -> dict:
         if source_file and "random-3p" in source_file:
             raise RuntimeError("a bug in building the tables")
         return real(replay, source_file, gid)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(ingest_module, "game_tables", buggy)
+    monkeypatch.setattr(ingest_module, "game_parts", buggy)
     for kwargs in ({"parquet_dir": tmp_path / "pq"}, {"db": tmp_path / "g.duckdb"}):
         # one batch holds every file: the good games of the batch are still stored
         report = ingest([logs], workers=1, progress=False, policy=AS_PLAYED, batch_size=100, **kwargs)  # type: ignore[arg-type]
@@ -632,6 +632,33 @@ def test_one_bad_file_never_stops_an_import(logs: Path, tmp_path: Path, monkeypa
         assert [k[:2] for k in kinds] == [("format", "log.format"), ("internal", "internal")]
         assert "a bug in building the tables" in kinds[1][2]
         assert con.execute("SELECT count(*) FROM games").fetchone() == (N_GAMES - 1,)
+
+
+def test_a_game_arrow_cannot_take_fails_alone_in_its_batch(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch's games are converted to Arrow together; a game with a value its column cannot hold (here a
+    money amount past 32 bits) is then found game by game and recorded as a failure of its own (kind
+    ``tables``), and every other game of the batch is stored."""
+    ingest_module = importlib.import_module("brass_stats.storage.ingest")
+    real = ingest_module.game_parts
+
+    def overflowing(replay: Any, source_file: str | None, gid: str | None = None) -> dict:
+        parts = real(replay, source_file, gid)
+        if source_file and "random-3p" in source_file:
+            kind, columns = parts["turn_snapshots"]
+            parts["turn_snapshots"] = (kind, {**columns, "money": [2**40] * len(columns["money"])})
+        return parts
+
+    monkeypatch.setattr(ingest_module, "game_parts", overflowing)
+    report = ingest([logs], tmp_path / "g.duckdb", workers=1, progress=False, policy=AS_PLAYED, batch_size=100)
+    assert (report.stored, report.failed) == (N_GAMES - 1, 2)
+    assert dict(report.by_rule()) == {"storage.tables": 1, "log.format": 1}
+    con = open_corpus(db=tmp_path / "g.duckdb")
+    (file, kind) = con.execute("SELECT file, error_kind FROM failures WHERE rule = 'storage.tables'").fetchone()
+    assert "random-3p" in file and kind == "tables"
+    assert con.execute("SELECT count(*) FROM games WHERE source_file LIKE '%random-3p%'").fetchone() == (0,)
+    assert con.execute("SELECT count(DISTINCT game_id) FROM turn_snapshots").fetchone() == (N_GAMES - 1,)
 
 
 class _Dead:

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -31,6 +32,7 @@ from brass_stats.storage.tables import (
     _BoardStatistics,
     _detail_column,
     _location_link_values,
+    batch_tables,
 )
 
 SAMPLES = sorted((Path(__file__).parents[1] / "replays").rglob("*.json"))
@@ -74,6 +76,25 @@ def test_the_comparison_covers_both_editions_and_every_table() -> None:
 @pytest.fixture(scope="module")
 def sample_replays() -> list[tuple[str, Replay]]:
     return [(name, replay(log, AS_PLAYED)) for name, log in _logs()]
+
+
+def test_a_batch_of_games_converted_together_equals_each_game_converted_alone(
+    sample_replays: list[tuple[str, Replay]],
+) -> None:
+    """An import converts its batch's columns to Arrow once (:func:`batch_tables`): row for row and type for
+    type what :func:`game_tables` gives game by game, concatenated (the import time aside). Every sample
+    game, both editions, in batches of 1, 7 and all of them."""
+    games = [(r, f"{name}.json", None) for name, r in sample_replays]
+    alone = [game_tables(r, f, g) for r, f, g in games]
+    for size in (1, 7, len(games)):
+        for start in range(0, len(games), size):
+            batch = batch_tables(games[start : start + size])
+            assert {k: t.schema for k, t in batch.items()} == SCHEMAS
+            for name, table in batch.items():
+                want = pa.concat_tables([a[name] for a in alone[start : start + size]])
+                if name == "games":  # (the time each was converted)
+                    table, want = table.drop_columns("imported_at"), want.drop_columns("imported_at")
+                assert table.equals(want), (name, start, size)
 
 
 def test_board_statistics_kept_from_board_to_board_equal_the_counts_from_scratch(

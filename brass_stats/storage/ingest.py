@@ -48,7 +48,7 @@ from ..replay import gc_paused
 from ..validate import replay_and_judge
 from .dataset import DatasetWriter, filter_games, new_batch_id, write_batch_files
 from .duckdb_store import FAILURES_SCHEMA, Store, StoreWriteError
-from .tables import SCHEMAS, game_id, game_tables
+from .tables import SCHEMAS, GameParts, assemble_tables, game_id, game_parts
 
 R = TypeVar("R")
 
@@ -60,7 +60,7 @@ class Outcome:
     file: str
     status: str  # "ok" (tables ready), "skipped" (already stored) or "failed"
     game_id: str | None = None
-    tables: dict[str, pa.Table] | None = None
+    tables: GameParts | None = None  # the game's tables before Arrow (a batch converts them together)
     error_kind: str | None = None  # "format", "illegal", "result", "tables", "internal"
     rule: str | None = None
     action_index: int | None = None
@@ -194,7 +194,7 @@ def process_file(path: str, known: frozenset[str] | set[str] = frozenset(), poli
             return _failure(path, verdict.kind, verdict.error or {}, gid, verdict.actions, start)
         try:
             with gc_paused():
-                tables = game_tables(r, path, gid)
+                tables = game_parts(r, path, gid)
         except (IllegalAction, LogFormatError, ValueError, OverflowError, pa.ArrowException) as e:
             return _failure(path, "tables", {"rule": "storage.tables", "message": str(e)}, gid, len(r.steps), start)
         return Outcome(
@@ -246,8 +246,8 @@ def run_batch(
     """Process a batch of files and write its tables under ``dest`` (not committed); the task of every worker."""
     start, start_cpu = time.perf_counter(), time.process_time()
     result = BatchResult(batch, [], [], worker=f"{socket.gethostname()}:{os.getpid()}")
-    parts: dict[str, list[pa.Table]] = {name: [] for name in SCHEMAS}
     seen: set[str] = set()
+    ok: list[Outcome] = []
     failed: list[Outcome] = []
     for path in paths:
         o = process_file(path, known, policy)
@@ -260,13 +260,14 @@ def run_batch(
         else:
             assert o.tables is not None and o.game_id is not None
             seen.add(o.game_id)
-            if o.result_differs or o.deviations:
-                result.flagged.append(o.without_tables())
-            result.game_ids.append(o.game_id)
-            result.stored_actions += o.actions
-            for name, t in o.tables.items():
-                parts.setdefault(name, []).append(t)
-    tables = {name: pa.concat_tables(ts) for name, ts in parts.items() if ts}
+            ok.append(o)
+    tables, ok = _batch_tables(ok, failed)
+    for o in ok:
+        assert o.game_id is not None
+        if o.result_differs or o.deviations:
+            result.flagged.append(o.without_tables())
+        result.game_ids.append(o.game_id)
+        result.stored_actions += o.actions
     if failed:
         tables["failures"] = failures_table(failed)
     # staging files for a DuckDB load live for seconds: not worth compressing
@@ -275,6 +276,29 @@ def run_batch(
     result.seconds = time.perf_counter() - start
     result.cpu_seconds = time.process_time() - start_cpu
     return result
+
+
+def _batch_tables(ok: list[Outcome], failed: list[Outcome]) -> tuple[dict[str, pa.Table], list[Outcome]]:
+    """The batch's games as one table each, converted to Arrow together; and the games in them. A game
+    whose values Arrow cannot take fails alone (found game by game), as it would have in a batch of one."""
+    if not ok:
+        return {}, ok
+    try:
+        with gc_paused():
+            return assemble_tables([o.tables for o in ok if o.tables is not None]), ok
+    except (ValueError, OverflowError, pa.ArrowException):
+        pass
+    kept: list[Outcome] = []
+    for o in ok:
+        assert o.tables is not None
+        try:
+            assemble_tables([o.tables])
+        except (ValueError, OverflowError, pa.ArrowException) as e:
+            error = {"rule": "storage.tables", "message": str(e)}
+            failed.append(_failure(o.file, "tables", error, o.game_id, o.actions, time.perf_counter() - o.seconds))
+        else:
+            kept.append(o)
+    return (assemble_tables([o.tables for o in kept if o.tables is not None]) if kept else {}), kept
 
 
 # -- where tasks run ---------------------------------------------------------------------------

@@ -19,10 +19,10 @@ import hashlib
 import json
 import marshal
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import fields
 from datetime import UTC, datetime
-from itertools import compress, repeat
+from itertools import chain, compress, repeat
 from operator import attrgetter, is_not, itemgetter, ne
 from typing import Any, Literal
 
@@ -638,30 +638,85 @@ def game_tables(replay: Replay, source_file: str | None, gid: str | None = None)
     """Every table for one finished replay (``keep_states=True``), keyed by table name (see :data:`SCHEMAS`).
 
     ``gid``: the log's :func:`game_id` when the caller has computed it already (ingest does, to skip
-    stored games); computed here otherwise.
+    stored games); computed here otherwise. Several games at once: :func:`batch_tables`.
     """
+    return assemble_tables([game_parts(replay, source_file, gid)])
+
+
+def batch_tables(games: Iterable[tuple[Replay, str | None, str | None]]) -> dict[str, pa.Table]:
+    """The tables of several finished replays, ``(replay, source_file, game id or None)`` each, in that order:
+    the tables :func:`game_tables` gives for each game, concatenated, converted to Arrow once per column
+    rather than once per game (what an import's batch does)."""
+    return assemble_tables([game_parts(r, f, g) for r, f, g in games])
+
+
+#: One game's tables before Arrow: per table, its columns (name -> a list, a numpy array or an Arrow
+#: array) or its rows (tuples in the schema's order).
+GameParts = dict[str, tuple[Literal["columns", "rows"], Any]]
+
+
+def game_parts(replay: Replay, source_file: str | None, gid: str | None = None) -> GameParts:
+    """One game's tables, not yet converted to Arrow (see :func:`assemble_tables`)."""
     _check(replay)
     if gid is None:
         gid = game_id(replay.log)
     # the big tables are built as columns, in one pass over the steps
-    tables, broken = _per_action_tables(replay, gid)
+    parts, broken = _per_action_tables(replay, gid)
     deviations = _deviations(replay, gid) if broken else []  # (Replay.deviations reads every effect)
     rows = {
         "games": _games(replay, gid, source_file, len(deviations)),
         "players": _players(replay, gid),
         "deviations": deviations,
     }
-    if not deviations:
-        tables["deviations"] = _NO_DEVIATIONS
-    return {name: tables[name] if name in tables else _to_table(rows[name], schema) for name, schema in SCHEMAS.items()}
+    for name, dicts in rows.items():
+        parts[name] = ("rows", list(map(itemgetter(*SCHEMAS[name].names), dicts)))
+    return parts
 
 
-_NO_DEVIATIONS = DEVIATIONS_SCHEMA.empty_table()  # (Arrow tables are immutable: one is shared)
+def assemble_tables(games: Sequence[GameParts]) -> dict[str, pa.Table]:
+    """Games' parts (see :func:`game_parts`) as one Arrow table each, the games in order.
+
+    Arrow's conversions cost a few microseconds per call whatever their length: a column converted once
+    for a batch of games costs much less than once per game.
+    """
+    out: dict[str, pa.Table] = {}
+    for name, schema in SCHEMAS.items():
+        kind = games[0][name][0] if games else "rows"
+        if kind == "rows":
+            rows = [row for g in games for row in g[name][1]]
+            out[name] = _rows_table(rows, schema) if rows else _EMPTY[name]
+            continue
+        parts = [g[name][1] for g in games]
+        out[name] = pa.Table.from_arrays(
+            [_column([p[col] for p in parts], type_) for col, type_ in _schema_parts(schema)[0]], schema=schema
+        )
+    return out
 
 
-def _to_table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
-    """Row dicts (every column named) as a table of ``schema``."""
-    return _rows_table(list(map(itemgetter(*schema.names), rows)), schema)
+_EMPTY = {name: schema.empty_table() for name, schema in SCHEMAS.items()}  # (Arrow tables are immutable)
+
+
+def _column(parts: list[Any], type_: pa.DataType) -> pa.Array | pa.ChunkedArray:
+    """A column's parts (a game's list, numpy array or Arrow array each) as one Arrow column of ``type_``."""
+    if len(parts) == 1:
+        return _one_column(parts[0], type_)
+    if all(isinstance(p, (list, tuple)) for p in parts):
+        return _array(list(chain.from_iterable(parts)), type_)
+    if all(isinstance(p, np.ndarray) and p.dtype != object for p in parts):
+        return pa.array(np.concatenate(parts), type=type_, from_pandas=False)
+    chunks: list[pa.Array] = []
+    for p in parts:
+        c = _one_column(p, type_)
+        chunks.extend(c.chunks if isinstance(c, pa.ChunkedArray) else [c])
+    return pa.chunked_array(chunks, type=type_)
+
+
+def _one_column(c: Any, type_: pa.DataType) -> pa.Array | pa.ChunkedArray:
+    if isinstance(c, _ARROW_ARRAYS):
+        return c
+    if isinstance(c, np.ndarray):
+        return pa.array(c, type=type_, from_pandas=False)
+    return _array(c, type_)
 
 
 _SCHEMA_PARTS: dict[int, tuple[pa.Schema, list[tuple[str, pa.DataType]], pa.DataType]] = {}
@@ -1143,19 +1198,6 @@ def _taken(rows: list[tuple[Any, ...]], schema: pa.Schema, index: np.ndarray) ->
     return out
 
 
-def _table(columns: dict[str, Any], schema: pa.Schema) -> pa.Table:
-    """Arrays (numpy arrays, or Python lists) by column name, as a table of ``schema``."""
-    arrays = [
-        c
-        if isinstance(c, _ARROW_ARRAYS)
-        else pa.array(c, type=type_, from_pandas=False)
-        if isinstance(c, np.ndarray)
-        else _array(c, type_)
-        for c, type_ in [(columns[name], type_) for name, type_ in _schema_parts(schema)[0]]
-    ]
-    return pa.Table.from_arrays(arrays, schema=schema)
-
-
 _ARROW_ARRAYS = (pa.Array, pa.ChunkedArray)
 
 
@@ -1166,9 +1208,9 @@ _PIECES = pa.schema(  # tiles_on_board ... links_on_board
 _COUNTS = pa.schema([ACTIONS_SCHEMA.field(name) for name in ACTIONS_SCHEMA.names[13:23]])
 
 
-def _per_action_tables(replay: Replay, gid: str) -> tuple[dict[str, pa.Table], int]:
-    """The actions, effects, turn_snapshots, board and era_scores tables, in one pass over the steps;
-    and the number of deviation effects (broken rules the replay tolerated)."""
+def _per_action_tables(replay: Replay, gid: str) -> tuple[GameParts, int]:
+    """The actions, effects, turn_snapshots, board and era_scores tables' parts, in one pass over the
+    steps; and the number of deviation effects (broken rules the replay tolerated)."""
     steps = replay.steps
     initial = replay.initial
     rules = initial.rules
@@ -1289,7 +1331,7 @@ def _per_action_tables(replay: Replay, gid: str) -> tuple[dict[str, pa.Table], i
         "locations": locations,
         "industry": industry,
         "level": level,
-        **dict(zip(_COUNTS.names, _rows_table(counts, _COUNTS).columns, strict=True)),
+        **dict(zip(_COUNTS.names, zip(*counts, strict=True) if counts else [()] * len(_COUNTS), strict=True)),
         "resource_sources": sources,
         "action_json": _action_json_column([s.action for s in steps]),
     }
@@ -1335,19 +1377,14 @@ def _per_action_tables(replay: Replay, gid: str) -> tuple[dict[str, pa.Table], i
         **dict(zip(_PIECES.names, pieces, strict=True)),
         "spent_this_round": spent_col,
     }
-    actions_table = _table(actions, ACTIONS_SCHEMA)
-    effects_table = _table(effects, EFFECTS_SCHEMA)
-    snapshots_table = _table(snapshots, TURN_SNAPSHOTS_SCHEMA)
-    board_table = board.table(gid)
-    era_scores = _era_scores(gid, n_players, vp_effects, era_ends)
-    tables = {
-        "actions": actions_table,
-        "effects": effects_table,
-        "turn_snapshots": snapshots_table,
-        "board": board_table,
-        "era_scores": era_scores,
+    parts: GameParts = {
+        "actions": ("columns", actions),
+        "effects": ("columns", effects),
+        "turn_snapshots": ("columns", snapshots),
+        "board": ("columns", board.columns(gid)),
+        "era_scores": ("rows", _era_scores(gid, n_players, vp_effects, era_ends)),
     }
-    return tables, columns[0].count("deviation")
+    return parts, columns[0].count("deviation")
 
 
 _ERA_SCORE_COLUMNS = ERA_SCORES_SCHEMA.names[3:]  # link_vp ... tiles_scored
@@ -1361,7 +1398,7 @@ _CASH, _INTRODUCTORY = _ERA_COLUMN["cash_vp"], _ERA_COLUMN["introductory_vp"]
 
 def _era_scores(
     gid: str, n: int, vp_effects: list[tuple[str, Effect]], era_ends: list[tuple[str, GameState]]
-) -> pa.Table:
+) -> list[tuple[Any, ...]]:
     """The era_scores table from the VP effects (with the era of their action) and the state after
     each era's last action (gathered in :func:`_per_action_tables`'s pass over the steps): one row
     per era and seat, the values summed in a list per row."""
@@ -1396,9 +1433,7 @@ def _era_scores(
     for era, state in era_ends:
         for p in state.players:
             rows[era_row[era] + p.seat][_VP_AT_END] = p.vp
-    return _rows_table(
-        [(gid, era, seat, *rows[era_row[era] + seat]) for era in ERAS for seat in range(n)], ERA_SCORES_SCHEMA
-    )
+    return [(gid, era, seat, *rows[era_row[era] + seat]) for era in ERAS for seat in range(n)]
 
 
 _BOARD_BASE = pa.schema([BOARD_SCHEMA.field(name) for name in BOARD_SCHEMA.names[1:6]])  # era ... before_scoring
@@ -1530,7 +1565,7 @@ class _BoardTable:
             out.append(i)
         return out
 
-    def table(self, gid: str) -> pa.Table:
+    def columns(self, gid: str) -> dict[str, Any]:
         # a round's rows are consecutive: its values repeated as many times as it has rows
         of_round = np.fromiter(self.rows_of_round, dtype=np.intp, count=len(self.rows_of_round))
         era, *rest = zip(*self.rounds, strict=True) if self.rounds else ((),) * len(_BOARD_BASE)
@@ -1545,7 +1580,7 @@ class _BoardTable:
             **dict(zip(_BOARD_BASE.names, rounds, strict=True)),
             **{name: pieces.column(name) for name in _BOARD_PIECE.names},
         }
-        return _table(columns, BOARD_SCHEMA)
+        return columns
 
 
 # -- without a database ------------------------------------------------------------------
