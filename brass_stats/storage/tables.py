@@ -646,7 +646,15 @@ def game_tables(replay: Replay, source_file: str | None, gid: str | None = None)
 def batch_tables(games: Iterable[tuple[Replay, str | None, str | None]]) -> dict[str, pa.Table]:
     """The tables of several finished replays, ``(replay, source_file, game id or None)`` each, in that order:
     the tables :func:`game_tables` gives for each game, concatenated, converted to Arrow once per column
-    rather than once per game (what an import's batch does)."""
+    rather than once per game (what an import's batch does).
+
+    >>> from brass_stats.bots import RandomBot, play_game
+    >>> from brass_stats.replay import replay
+    >>> games = [(replay(play_game([RandomBot()] * 2, seed=s)), None, None) for s in (3, 4)]
+    >>> both = batch_tables(games)
+    >>> both["games"].num_rows, both["actions"].num_rows == sum(len(r.steps) for r, _, _ in games)
+    (2, True)
+    """
     return assemble_tables([game_parts(r, f, g) for r, f, g in games])
 
 
