@@ -485,7 +485,8 @@ class DuckDBCommitter:
     workers (a single loader is the bottleneck beyond about 6 workers). Each group is whole or absent; a
     killed run loses the gathered groups (never part of a game), and the next run imports them again.
     While it loads, the committer holds a read transaction open beside the loads and bounds DuckDB's
-    memory; :meth:`close` ends the one and puts the other back.
+    memory (a load that does not fit is tried again under a doubled bound); :meth:`flush` ends with a
+    checkpoint while that transaction is still open, and :meth:`close` ends the one and puts the other back.
     """
 
     partitioned = False
