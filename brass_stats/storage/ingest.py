@@ -33,7 +33,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -294,8 +294,17 @@ def _batch_tables(ok: list[Outcome], failed: list[Outcome]) -> tuple[dict[str, p
         try:
             assemble_tables([o.tables])
         except (ValueError, OverflowError, pa.ArrowException) as e:
-            error = {"rule": "storage.tables", "message": str(e)}
-            failed.append(_failure(o.file, "tables", error, o.game_id, o.actions, time.perf_counter() - o.seconds))
+            failed.append(
+                replace(
+                    o.without_tables(),
+                    status="failed",
+                    error_kind="tables",
+                    rule="storage.tables",
+                    message=str(e),
+                    result_differs=False,
+                    deviations=0,
+                )
+            )
         else:
             kept.append(o)
     return (assemble_tables([o.tables for o in kept if o.tables is not None]) if kept else {}), kept
@@ -1083,9 +1092,12 @@ def ingest(
             writer.close()
         if store is not None and not isinstance(db, Store):
             t0, c0 = time.perf_counter(), time.process_time()
-            # DuckDB's last checkpoint: the parent's too (after a failure, the failure is what is reported)
-            with contextlib.suppress(*(() if sys.exc_info()[0] is None else (duckdb.Error,))):
-                store.close()
+            failing = sys.exc_info()[0] is not None  # an error on its way out: the close must not replace it
+            try:
+                store.close()  # DuckDB's last checkpoint: the parent's too
+            except duckdb.Error:
+                if not failing:
+                    raise
             report.commit_seconds += time.perf_counter() - t0
             report.commit_cpu_seconds += time.process_time() - c0
     report.seconds = time.perf_counter() - start
