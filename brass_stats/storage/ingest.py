@@ -538,6 +538,7 @@ class DuckDBCommitter:
         self._memory_limit: str | None = None  # the setting before the import, when bounded (see _bound_memory)
         self._bound = 0  # the bound now, in bytes
         self._ceiling: float | None = None  # the setting before the import, in bytes (None: unreadable)
+        self._loosened = 0  # times the bound was doubled
 
     def _bound_memory(self) -> None:
         """Bound DuckDB's memory for the import: its default (80% of the machine) lets the blocks it has
@@ -559,8 +560,11 @@ class DuckDBCommitter:
         """After a load ran out of memory under the bound: double the bound (never above the setting before
         the import) so that the load can be tried again; False if there is no bound of ours to loosen."""
         with self._lock:
-            if self._memory_limit is None or (self._ceiling is not None and self._bound >= self._ceiling):
+            if self._memory_limit is None or self._loosened >= 8:  # (8: 256 times the bound, then give up)
                 return False
+            if self._ceiling is not None and self._bound >= self._ceiling:
+                return False
+            self._loosened += 1
             self._bound = int(min(2 * self._bound, self._ceiling or float("inf")))
             con = self.store.con.cursor()
             try:
