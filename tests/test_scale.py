@@ -524,6 +524,31 @@ def test_a_load_that_runs_out_of_memory_under_the_bound_is_tried_again_with_more
     store.close()
 
 
+def test_a_load_that_never_fits_stops_after_a_few_doublings(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Out of memory for a reason the bound does not explain: the bound is doubled at most 8 times, then
+    the import stops with DuckDB's error as a store error (never an endless retry)."""
+    import duckdb
+
+    from brass_stats.storage.duckdb_store import StoreWriteError
+
+    ingest_module = importlib.import_module("brass_stats.storage.ingest")
+    tries: list[int] = []
+
+    def never(self: Any, waiting: list[Any], new: list[str]) -> None:
+        tries.append(1)
+        raise duckdb.OutOfMemoryException("Out of Memory Error: could not allocate block of size 1 TiB")
+
+    monkeypatch.setattr(ingest_module.DuckDBCommitter, "_load", never)
+    store = Store(tmp_path / "g.duckdb")
+    store.con.execute("SET memory_limit = '1TB'")  # (the doublings stop by count, not at the store's limit)
+    with pytest.raises(StoreWriteError, match="could not allocate block"):
+        ingest([logs], store, workers=1, progress=False, policy=AS_PLAYED)
+    assert len(tries) == 1 + 8
+    store.close()
+
+
 def test_the_end_of_an_import_leaves_no_log_for_the_close_to_write(logs: Path, tmp_path: Path) -> None:
     """The final flush checkpoints while the import's read transaction is open: a checkpoint left to the
     close (after that transaction has ended) rewrote the tables, the longest part of the run's tail."""
