@@ -294,17 +294,9 @@ def _batch_tables(ok: list[Outcome], failed: list[Outcome]) -> tuple[dict[str, p
         try:
             assemble_tables([o.tables])
         except (ValueError, OverflowError, pa.ArrowException) as e:
-            failed.append(
-                replace(
-                    o.without_tables(),
-                    status="failed",
-                    error_kind="tables",
-                    rule="storage.tables",
-                    message=str(e),
-                    result_differs=False,
-                    deviations=0,
-                )
-            )
+            error = {"rule": "storage.tables", "message": str(e)}  # (as process_file words it)
+            failure = _failure(o.file, "tables", error, o.game_id, o.actions, time.perf_counter())
+            failed.append(replace(failure, seconds=o.seconds))
         else:
             kept.append(o)
     return (assemble_tables([o.tables for o in kept if o.tables is not None]) if kept else {}), kept
