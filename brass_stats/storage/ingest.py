@@ -464,7 +464,7 @@ def worker_died(path: str, dest: str, batch: str) -> BatchResult:
 class _Committer(Protocol):
     dest: Path
     partitioned: bool
-    draining: bool  # the run's last tasks are running and some workers are idle
+    draining: bool  # the file listing has ended: what is left is handed out or read ahead
 
     def commit(self, results: list[BatchResult]) -> int: ...
 
