@@ -599,6 +599,47 @@ def test_a_store_that_cannot_take_the_games_is_a_clear_error_not_a_bug(
     store.close()
 
 
+@pytest.mark.parametrize("store", ["--db", "--parquet"])
+def test_a_batch_that_cannot_be_written_names_the_folder(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store: str
+) -> None:
+    """Arrow's write errors name no file: a worker that cannot write its batch (a full disk) ends the
+    import with one line naming the folder it writes to, exit status 2."""
+    ingest_module = importlib.import_module("brass_stats.storage.ingest")
+
+    def full(*args: Any, **kwargs: Any) -> list[str]:
+        raise OSError(28, "Error writing bytes to file. Detail: [errno 28] No space left on device")
+
+    monkeypatch.setattr(ingest_module, "write_batch_files", full)
+    target = tmp_path / ("g.duckdb" if store == "--db" else "pq")
+    out = CliRunner().invoke(main, ["ingest", str(logs), store, str(target), "--workers", "1", "--as-played"])
+    assert out.exit_code == 2, out.output
+    line = out.output.strip()
+    assert line.startswith(f"error: {tmp_path}") and "could not be written" in line and "No space left" in line
+    assert "\n" not in line and "run the same command again" in line
+
+
+def test_a_dataset_commit_that_cannot_be_written_names_its_file(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A commit record that cannot be written (a full disk: the write names no file) ends the import with
+    one line naming the record, exit status 2, and leaves no temporary file behind."""
+    real = os.fsync
+
+    def full(fd: int) -> None:
+        if "_commits" in os.readlink(f"/proc/self/fd/{fd}"):
+            raise OSError(28, "No space left on device")
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", full)
+    pq = tmp_path / "pq"
+    out = CliRunner().invoke(main, ["ingest", str(logs), "--parquet", str(pq), "--workers", "1", "--as-played"])
+    assert out.exit_code == 2, out.output
+    line = out.output.strip()
+    assert line.startswith(f"error: {pq / '_commits'}") and line.endswith("No space left on device"), line
+    assert not [p for p in (pq / "_commits").iterdir() if p.name.endswith(".tmp")]
+
+
 def test_a_rollback_after_a_failed_commit_keeps_the_first_error(logs: Path, tmp_path: Path) -> None:
     """A COMMIT that fails (out of memory, disk full) has rolled back already: the ROLLBACK that follows
     must not replace its error with 'no transaction is active'; the group is absent, its files kept."""

@@ -393,11 +393,18 @@ def _remove_empty_dirs(root: Path) -> None:
 
 def _atomic_text(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        if e.filename is None:  # a failed write names no file (a full disk would say nothing of where)
+            raise OSError(e.errno, e.strerror or str(e), str(path)) from e
+        raise
 
 
 __all__ = [

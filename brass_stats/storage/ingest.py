@@ -271,7 +271,13 @@ def run_batch(
     if failed:
         tables["failures"] = failures_table(failed)
     # staging files for a DuckDB load live for seconds: not worth compressing
-    result.files = write_batch_files(dest, batch, tables, partitioned, "zstd" if partitioned else "none")
+    try:
+        result.files = write_batch_files(dest, batch, tables, partitioned, "zstd" if partitioned else "none")
+    except OSError as e:  # (Arrow's errors name no file: a full disk would say nothing of where)
+        raise StoreWriteError(
+            f"{dest}: a batch's tables could not be written: {e}. What was committed before is kept, each "
+            "game whole; run the same command again to import the rest"
+        ) from e
     result.failures = [o.without_tables() for o in failed]
     result.seconds = time.perf_counter() - start
     result.cpu_seconds = time.process_time() - start_cpu
