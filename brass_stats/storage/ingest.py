@@ -274,14 +274,15 @@ def run_batch(
     try:
         result.files = write_batch_files(dest, batch, tables, partitioned, "zstd" if partitioned else "none")
     except OSError as e:  # (Arrow's errors name no file: a full disk would say nothing of where)
-        raise StoreWriteError(
-            f"{dest}: a batch's tables could not be written: {e}. What was committed before is kept, each "
-            "game whole; run the same command again to import the rest"
-        ) from e
+        raise StoreWriteError(f"{dest}: a batch's tables could not be written: {e}. {_KEPT}") from e
     result.failures = [o.without_tables() for o in failed]
     result.seconds = time.perf_counter() - start
     result.cpu_seconds = time.process_time() - start_cpu
     return result
+
+
+# what a store that could not be written still holds, and what to do
+_KEPT = "What was committed before is kept, each game whole; run the same command again to import the rest"
 
 
 def _batch_tables(ok: list[Outcome], failed: list[Outcome]) -> tuple[dict[str, pa.Table], list[Outcome]]:
@@ -1076,10 +1077,7 @@ def ingest(
                 except duckdb.Error as e:  # the store could not take a group (a full disk): not a bug
                     if store is None:
                         raise
-                    raise StoreWriteError(
-                        f"{store.path}: the games could not be stored: {e}. The groups committed before "
-                        "are kept, each game whole; run the same command again to import the rest"
-                    ) from e
+                    raise StoreWriteError(f"{store.path}: the games could not be stored: {e}. {_KEPT}") from e
             merge = isinstance(committer, DatasetCommitter) and len(committer.commits) > 1
             if writer is not None and compact and merge:
                 assert isinstance(committer, DatasetCommitter)
