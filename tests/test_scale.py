@@ -462,6 +462,38 @@ def test_free_loaders_share_what_waits_at_the_end_of_a_run(
     store.close()
 
 
+@pytest.mark.parametrize("background", [True, False])
+def test_results_that_come_together_never_make_a_group_bigger_than_group_games(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, background: bool
+) -> None:
+    """Many results at once (16 workers finish batches while every loader is busy) are loaded in groups of
+    at most ``group_games`` (the memory bound per loader is sized for such a group), the oldest first."""
+    files = sorted(str(p) for p in logs.glob("*.json"))
+    store = Store(tmp_path / "g.duckdb")
+    committer = DuckDBCommitter(store, set(), loaders=2, background=background)
+    committer.group_games = 2
+    loads: list[list[str]] = []
+    load = DuckDBCommitter._load
+
+    def counted(self: Any, waiting: list[Any], new: list[str]) -> None:
+        loads.append(new)
+        load(self, waiting, new)
+
+    monkeypatch.setattr(DuckDBCommitter, "_load", counted)
+    results = [run_batch([f], frozenset(), str(committer.dest), f"b{i}", False, AS_PLAYED) for i, f in enumerate(files)]
+    committer.commit(results[:5])  # 5 games at once: two groups of 2 now, 1 game waits
+    committer._reap(wait_all=True)
+    assert [len(x) for x in loads] == [2, 2] and committer.waiting_games == 1
+    assert loads == [[g for r in results[i : i + 2] for g in r.game_ids] for i in (0, 2)]  # the oldest first
+    committer.commit(results[5:])  # the last game and the failure: a group of 2 (the failure adds no game)
+    committer.flush()
+    assert [len(x) for x in loads] == [2, 2, 2]
+    committer.close()
+    assert store.con.execute("SELECT count(DISTINCT game_id), count(*) FROM games").fetchone() == (N_GAMES, N_GAMES)
+    assert store.con.execute("SELECT count(*) FROM failures").fetchone() == (1,)
+    store.close()
+
+
 @pytest.mark.parametrize("given", [None, "80MB"])
 def test_an_import_bounds_duckdbs_memory_and_puts_the_setting_back(
     logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: str | None
