@@ -167,7 +167,8 @@ def _write_copies(logs: list[GameLog], n: int, folder: Path) -> None:
         renamed.save(folder / f"game-{k:06d}.json")
 
 
-def bench_ingest(folder: Path, workers: int) -> tuple[float, int]:
+def bench_ingest(folder: Path, workers: int) -> tuple[float, int, float]:
+    """(games per second, games stored, seconds of the final flush: the loads left when the workers were done)."""
     from brass_stats.storage import ingest
 
     with tempfile.TemporaryDirectory() as d:
@@ -175,7 +176,7 @@ def bench_ingest(folder: Path, workers: int) -> tuple[float, int]:
         report = ingest([folder], Path(d) / "bench.duckdb", workers=workers, progress=False, policy=AS_PLAYED)
         seconds = time.perf_counter() - t0
         assert report.failed == 0, report.failures
-        return report.stored / seconds, report.stored
+        return report.stored / seconds, report.stored, report.flush_seconds
 
 
 def peak_rss_of_ingest(folder: Path, workers: int) -> tuple[float, float, float]:
@@ -273,11 +274,23 @@ def main(argv: list[str] | None = None) -> int:
                 _write_copies(logs, args.ingest_games, folder)
                 base = None
                 for w in [int(x) for x in args.workers.split(",") if x.strip()]:
-                    med, runs = _median_rate(lambda w=w: bench_ingest(folder, w)[0], args.repeat)
+                    flushes: list[float] = []
+
+                    def one(w: int = w, flushes: list[float] = flushes) -> float:
+                        rate, _, flush = bench_ingest(folder, w)
+                        flushes.append(flush)
+                        return rate
+
+                    med, runs = _median_rate(one, args.repeat)
                     base = base or med / w
                     report[f"ingest_games_per_s_w{w}"] = runs
+                    report[f"ingest_final_flush_s_w{w}"] = flushes
                     rows.append(
-                        (f"ingest, {w} worker(s)", f"{med:,.1f} games/s", f"efficiency {med / (w * base):.0%} vs 1")
+                        (
+                            f"ingest, {w} worker(s)",
+                            f"{med:,.1f} games/s",
+                            f"efficiency {med / (w * base):.0%} vs 1; final flush {statistics.median(flushes):.2f} s",
+                        )
                     )
             if "rss" in only:
                 for n in [int(x) for x in args.rss_games.split(",") if x.strip()]:

@@ -570,6 +570,8 @@ def test_ingest_with_two_workers_matches_one(tmp_path: Path, logs_dir: Path) -> 
     one = ingest([logs_dir], tmp_path / "one.duckdb", workers=1, progress=False, policy=AS_PLAYED)
     two = ingest([logs_dir], tmp_path / "two.duckdb", workers=2, progress=False, policy=AS_PLAYED, batch_size=1)
     assert (one.stored, one.failed) == (two.stored, two.failed)
+    for r in (one, two):  # the final flush (the run's tail) is timed, as part of the parent's commit time
+        assert 0 < r.flush_seconds <= r.commit_seconds < r.seconds
     with Store(tmp_path / "one.duckdb") as a, Store(tmp_path / "two.duckdb") as b:
         assert a.counts() == b.counts()
         q = "SELECT game_id, sum(money), sum(vp), count(*) FROM turn_snapshots GROUP BY game_id ORDER BY game_id"

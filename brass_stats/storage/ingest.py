@@ -123,6 +123,9 @@ class IngestReport:
     compact_seconds: float = 0.0  # merging a dataset's new batches at the end (serial, after the workers)
     compact_cpu_seconds: float = 0.0
     stored_actions: int = 0
+    # the final flush: what was left to load when the last worker's result came (with many workers, the
+    # run's tail: the loads in one process lag behind the workers)
+    flush_seconds: float = 0.0
 
     @property
     def exit_status(self) -> int:
@@ -1020,7 +1023,8 @@ def run_import(
             account(results)
         t0, c0 = time.perf_counter(), time.thread_time()
         committer.flush()  # what a committer gathered, and the loads still running (see DuckDBCommitter)
-        report.commit_seconds += time.perf_counter() - t0
+        report.flush_seconds = time.perf_counter() - t0
+        report.commit_seconds += report.flush_seconds
         report.commit_cpu_seconds += time.thread_time() - c0 + getattr(committer, "load_cpu_seconds", 0.0)
     except BaseException:
         # interrupted (Ctrl-C, an error): the batches that finished are whole, keep them
