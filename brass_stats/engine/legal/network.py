@@ -26,7 +26,7 @@ def _placeable(pos: Position) -> list[str]:
     return [
         lid
         for lid, link in rules.links.items()
-        if lid not in placed and link.allowed_in(era) and (anywhere or any(x in net for x in link.connects))
+        if lid not in placed and link.allowed_in(era) and (anywhere or not net.isdisjoint(link.connects))
     ]
 
 
@@ -125,32 +125,48 @@ def network_actions(pos: Position, cards: list[str]) -> list[Action]:
         for x in links[lid].connects:
             touching.setdefault(x, []).append(lid)
     net = pos.net
-    near = {lid for lid in unbuilt if any(x in net for x in links[lid].connects)}  # touching the network
+    near = {lid for lid in unbuilt if not net.isdisjoint(links[lid].connects)}  # touching the network
     beer_needed = rules.double_rail_beer
     own_beer = next((i for i, b in enumerate(pos.breweries) if b[2] == seat), INF)
-    done: set[frozenset[str]] = set()
+    dist = pos.dist
+    closest = coal.closest
+    done: set[tuple[str, str]] = set()  # pairs in link order
+    ends_dist: dict[str, dict[str, int]] = {}  # a second link's distances from its ends
+    closest_by: dict[tuple[str, int], tuple[int, int] | None] = {}  # (second link, mine taken) -> its coal
     for lid1 in singles:
         start = first.get(lid1)
         if start is None:
             continue
         taken, src1, cost1 = start
         ends1 = links[lid1].connects
+        o1 = order[lid1]
         seconds = set(near)
         for x in ends1:
             seconds.update(touching.get(x, ()))
         seconds.discard(lid1)
+        other1 = closest(ends1, taken)  # lid1's own ends, reached through lid1 (below)
         for lid2 in sorted(seconds, key=order.__getitem__):
-            pair = frozenset((lid1, lid2))
+            pair = (lid1, lid2) if o1 < order[lid2] else (lid2, lid1)
             if pair in done:
                 continue
             ends2 = links[lid2].connects
-            d2 = pos.dist(ends2)
-            to_via = min(d2.get(e, INF) for e in ends1)
-            best = coal.closest(ends2, taken)
-            if to_via < INF:
-                other = coal.closest(ends1, taken)
-                if other is not None and (best is None or (to_via + 1 + other[0], other[1]) < best):
-                    best = (to_via + 1 + other[0], other[1])
+            d2 = ends_dist.get(lid2)
+            if d2 is None:
+                d2 = ends_dist[lid2] = dist(ends2)
+            to_via = INF
+            for e in ends1:
+                k = d2.get(e, INF)
+                if k < to_via:
+                    to_via = k
+            key = (lid2, taken)
+            if key in closest_by:
+                best = closest_by[key]
+            else:
+                best = closest_by[key] = closest(ends2, taken)
+            if to_via < INF and other1 is not None:
+                via = (to_via + 1 + other1[0], other1[1])
+                if best is None or via < best:
+                    best = via
             if best is not None:
                 src2, cost2 = mines[best[1]][0], 0
             elif coal.reaches_trade(ends2) or (to_via < INF and coal.reaches_trade(ends1)):
