@@ -706,3 +706,32 @@ def test_null_player_is_a_format_error() -> None:
     data["actions"][0]["player"] = None
     e = _load_error(data)
     assert "player" in e.message
+
+
+def test_actions_built_by_their_quick_init_equal_the_dataclass_ones() -> None:
+    """Every action class (and Sale) sets its slots directly in ``__init__`` (speed); it must take the same
+    parameters, in the same order, with the same defaults, give equal values and stay frozen."""
+    import dataclasses
+    import inspect
+
+    from brass_stats.engine.actions import _GENERATED_INIT, ACTION_TYPES, Sale
+
+    classes: tuple[Any, ...] = (Sale, *ACTION_TYPES.values())
+    assert set(_GENERATED_INIT) == set(classes)
+    for cls in classes:
+        generated = _GENERATED_INIT[cls]
+        assert cls.__init__ is not generated
+        assert inspect.signature(cls.__init__) == inspect.signature(generated), cls
+        names = [f.name for f in dataclasses.fields(cls)]
+        values = [(f"v{i}",) for i in range(len(names))]  # hashable, distinct per field
+        required = sum(f.default is dataclasses.MISSING for f in dataclasses.fields(cls))
+        for args, kwargs in [(values, {}), ([], dict(zip(names, values, strict=True))), (values[:required], {})]:
+            quick = cls(*args, **kwargs)
+            slow = object.__new__(cls)
+            generated(slow, *args, **kwargs)
+            assert quick == slow and hash(quick) == hash(slow) and repr(quick) == repr(slow), cls
+            assert [getattr(quick, n) for n in names] == [getattr(slow, n) for n in names]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(quick, names[0], 9)
+        with pytest.raises(TypeError):
+            cls(*values, "one too many")

@@ -18,7 +18,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 from ..errors import LogFormatError
@@ -217,6 +217,40 @@ def _short_repr(self: Any) -> str:
 # the dataclass reprs list every unstated choice as None: a move list would be mostly "None"
 for _cls in (Action, Sale, *ACTION_TYPES.values()):
     _cls.__repr__ = _short_repr  # type: ignore[method-assign, assignment]
+
+
+_GENERATED_INIT: dict[type, Any] = {}  # the dataclass's own ``__init__`` of each class (for the tests)
+
+
+def _set_slots_directly(cls: type) -> None:
+    """Give a frozen, slotted dataclass an ``__init__`` that sets each slot through its descriptor.
+
+    The generated one calls ``object.__setattr__`` per field (the class is frozen): 0.60 against 0.35 µs
+    for a Network, and ``legal_actions`` makes a few hundred actions per call. Same parameters, defaults
+    and order; instances stay frozen (only ``__init__`` changes)."""
+    ns: dict[str, Any] = {}
+    params, body = [], []
+    for f in fields(cls):
+        if f.default_factory is not MISSING or not f.init or f.kw_only:
+            raise TypeError(f"{cls.__name__}.{f.name}: only plain fields are supported")
+        ns[f"_set_{f.name}"] = next(k.__dict__[f.name] for k in cls.__mro__ if f.name in k.__dict__).__set__
+        if f.default is MISSING:
+            params.append(f.name)
+        else:
+            ns[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        body.append(f"    _set_{f.name}(self, {f.name})")
+    exec(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body) + "\n", ns)  # as dataclasses does
+    init = ns["__init__"]
+    _GENERATED_INIT[cls] = generated = cls.__init__  # type: ignore[misc]
+    init.__qualname__ = generated.__qualname__
+    init.__annotations__ = generated.__annotations__
+    cls.__init__ = init  # type: ignore[misc]
+
+
+_QUICK: tuple[type, ...] = (Sale, *ACTION_TYPES.values())
+for _cls in _QUICK:
+    _set_slots_directly(_cls)
 
 
 # -- decoding helpers ------------------------------------------------------
