@@ -24,7 +24,7 @@ from dataclasses import fields
 from datetime import UTC, datetime
 from itertools import chain, compress, repeat
 from operator import attrgetter, is_not, itemgetter, ne
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 import pyarrow as pa
@@ -658,9 +658,18 @@ def batch_tables(games: Iterable[tuple[Replay, str | None, str | None]]) -> dict
     return assemble_tables([game_parts(r, f, g) for r, f, g in games])
 
 
-#: One game's tables before Arrow: per table, its columns (name -> a list, a numpy array or an Arrow
-#: array) or its rows (tuples in the schema's order).
+#: One game's tables before Arrow: per table, its columns (name -> a list, a numpy array, an Arrow
+#: array or an :class:`_Indexed`) or its rows (tuples in the schema's order).
 GameParts = dict[str, tuple[Literal["columns", "rows"], Any]]
+
+
+class _Indexed(NamedTuple):
+    """A column given as ``values`` taken at ``at`` (positions in ``values``): a game's few distinct
+    values (its id, its board pieces) converted to Arrow and taken once per batch, not once per game
+    (each Arrow call costs a few microseconds whatever its length)."""
+
+    values: Sequence[Any]
+    at: np.ndarray  # (integers)
 
 
 def game_parts(replay: Replay, source_file: str | None, gid: str | None = None) -> GameParts:
@@ -705,7 +714,10 @@ _EMPTY = {name: schema.empty_table() for name, schema in SCHEMAS.items()}  # (Ar
 
 
 def _column(parts: list[Any], type_: pa.DataType) -> pa.Array | pa.ChunkedArray:
-    """A column's parts (a game's list, numpy array or Arrow array each) as one Arrow column of ``type_``."""
+    """A column's parts (a game's list, numpy array, Arrow array or :class:`_Indexed` each) as one Arrow
+    column of ``type_``."""
+    if all(type(p) is _Indexed for p in parts):
+        return _indexed_column(parts, type_)
     if len(parts) == 1:
         return _one_column(parts[0], type_)
     if all(isinstance(p, (list, tuple)) for p in parts):
@@ -722,9 +734,28 @@ def _column(parts: list[Any], type_: pa.DataType) -> pa.Array | pa.ChunkedArray:
 def _one_column(c: Any, type_: pa.DataType) -> pa.Array | pa.ChunkedArray:
     if isinstance(c, _ARROW_ARRAYS):
         return c
+    if type(c) is _Indexed:
+        return _indexed_column([c], type_)
     if isinstance(c, np.ndarray):
         return pa.array(c, type=type_, from_pandas=False)
     return _array(c, type_)
+
+
+def _indexed_column(parts: list[_Indexed], type_: pa.DataType) -> pa.Array:
+    """Games' :class:`_Indexed` parts as one column: their values together, taken at their indexes
+    (shifted past the games before)."""
+    if len(parts) == 1:
+        values, index = parts[0]
+    else:
+        values = list(chain.from_iterable([p.values for p in parts]))
+        offsets = np.cumsum([0, *[len(p.values) for p in parts[:-1]]])
+        index = np.concatenate([p.at + off for p, off in zip(parts, offsets, strict=True)])
+    if type_ == I32 and len(values):
+        try:  # (integers without nulls: numpy's fancy indexing costs less than an Arrow take)
+            return pa.array(np.fromiter(values, dtype=np.int32, count=len(values))[index])
+        except TypeError:  # a null
+            pass
+    return pa.array(values, type=type_).take(pa.array(index))
 
 
 _SCHEMA_PARTS: dict[int, tuple[pa.Schema, list[tuple[str, pa.DataType]], pa.DataType]] = {}
@@ -1185,27 +1216,6 @@ def _numbers(values: Sequence[Any]) -> np.ndarray:
         return np.array(values, dtype=object)
 
 
-def _taken(rows: list[tuple[Any, ...]], schema: pa.Schema, index: np.ndarray) -> list[Any]:
-    """Rows given as tuples in ``schema`` order, taken at ``index``, as one column each: integer columns
-    through numpy (fancy indexing costs less than an Arrow ``take`` on a small table), others by Arrow."""
-    parts = _schema_parts(schema)[0]
-    if not rows:
-        return [pa.array([], type=type_) for _, type_ in parts]
-    out: list[Any] = []
-    taker = None
-    for values, (_, type_) in zip(zip(*rows, strict=True), parts, strict=True):
-        if type_ == I32:
-            try:
-                out.append(np.fromiter(values, dtype=np.int32, count=len(values))[index])
-                continue
-            except TypeError:  # a null
-                pass
-        if taker is None:
-            taker = pa.array(index)
-        out.append(pa.array(values, type=type_).take(taker))
-    return out
-
-
 _ARROW_ARRAYS = (pa.Array, pa.ChunkedArray)
 
 
@@ -1325,12 +1335,11 @@ def _per_action_tables(replay: Replay, gid: str) -> tuple[GameParts, int]:
     head_numbers = [_numbers(c) for c in numbers]  # round, era_round, turn_position
     actor = _numbers(actors)
     end_of_turn = np.fromiter([st.actions_this_turn == 0 for st in states], dtype=np.bool_, count=n)
-    era_column = pa.array(era, type=STR)
     card, locations, industry, level = zip(*values, strict=True) if values else ((), (), (), ())
     actions = {
-        "game_id": pa.repeat(pa.scalar(gid, STR), n),
+        "game_id": _Indexed((gid,), np.zeros(n, dtype=np.intp)),
         "action_index": index,
-        "era": era_column,
+        "era": era,
         **dict(zip(_HEAD.names[1:], head_numbers, strict=True)),
         "seat": actor,
         "action_type": [s.action.TYPE for s in steps],
@@ -1350,7 +1359,7 @@ def _per_action_tables(replay: Replay, gid: str) -> tuple[GameParts, int]:
     starts = np.cumsum(n_effects) - n_effects
     columns: list[tuple[Any, ...]] = list(zip(*flat, strict=True)) if flat else [()] * 5  # kind ... detail
     effects = {
-        "game_id": pa.repeat(pa.scalar(gid, STR), len(flat)),
+        "game_id": _Indexed((gid,), np.zeros(len(flat), dtype=np.intp)),
         "action_index": np.repeat(index, n_effects),
         "effect_index": (np.arange(len(flat), dtype=np.int64) - np.repeat(starts, n_effects)).astype(np.int32),
         "actor": np.repeat(actor, n_effects),
@@ -1364,11 +1373,12 @@ def _per_action_tables(replay: Replay, gid: str) -> tuple[GameParts, int]:
     # one row per action and seat: the per-action columns repeated, the board statistics taken by index
     players = [p for st in states for p in st.players]
     levels = rules.income_levels
-    pieces = _taken(tracker.pieces, _PIECES, np.fromiter(piece_rows, dtype=np.intp, count=len(piece_rows)))
+    piece_index = np.fromiter(piece_rows, dtype=np.intp, count=len(piece_rows))
+    pieces = zip(*tracker.pieces, strict=True) if tracker.pieces else [()] * len(_PIECES)
     snapshots = {
-        "game_id": pa.repeat(pa.scalar(gid, STR), n * n_players),
+        "game_id": _Indexed((gid,), np.zeros(n * n_players, dtype=np.intp)),
         "action_index": np.repeat(index, n_players),
-        "era": era_column.take(np.repeat(index, n_players)) if n else era_column,
+        "era": _Indexed(era, np.repeat(index, n_players)),
         **{name: np.repeat(c, n_players) for name, c in zip(_HEAD.names[1:], head_numbers, strict=True)},
         "actor": np.repeat(actor, n_players),
         "end_of_turn": np.repeat(end_of_turn, n_players),
@@ -1382,7 +1392,7 @@ def _per_action_tables(replay: Replay, gid: str) -> tuple[GameParts, int]:
         "cards_in_hand": [len(p.hand) for p in players],
         "potential_link_vp": link_vp,
         "potential_tile_vp": tile_vp,
-        **dict(zip(_PIECES.names, pieces, strict=True)),
+        **{name: _Indexed(c, piece_index) for name, c in zip(_PIECES.names, pieces, strict=True)},
         "spent_this_round": spent_col,
     }
     parts: GameParts = {
@@ -1578,15 +1588,17 @@ class _BoardTable:
         of_round = np.fromiter(self.rows_of_round, dtype=np.intp, count=len(self.rows_of_round))
         era, *rest = zip(*self.rounds, strict=True) if self.rounds else ((),) * len(_BOARD_BASE)
         rounds = [
-            pa.array(era, type=STR).take(pa.array(np.repeat(np.arange(len(of_round)), of_round))),
+            _Indexed(era, np.repeat(np.arange(len(of_round)), of_round)),
             *[np.repeat(_numbers(c), of_round) for c in rest[:-1]],
             np.repeat(np.array(rest[-1], dtype=bool), of_round),
         ]
-        pieces = _rows_table(self.pieces, _BOARD_PIECE).take(_array(self.piece_of_row, I32))
+        n = len(self.piece_of_row)
+        index = np.fromiter(self.piece_of_row, dtype=np.intp, count=n)
+        pieces = zip(*self.pieces, strict=True) if self.pieces else [()] * len(_BOARD_PIECE)
         columns = {
-            "game_id": pa.repeat(pa.scalar(gid, STR), len(self.piece_of_row)),
+            "game_id": _Indexed((gid,), np.zeros(n, dtype=np.intp)),
             **dict(zip(_BOARD_BASE.names, rounds, strict=True)),
-            **{name: pieces.column(name) for name in _BOARD_PIECE.names},
+            **{name: _Indexed(c, index) for name, c in zip(_BOARD_PIECE.names, pieces, strict=True)},
         }
         return columns
 
