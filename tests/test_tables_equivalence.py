@@ -30,7 +30,9 @@ from brass_stats.storage.tables import (
     _action_json,
     _board_statistics,
     _BoardStatistics,
+    _column,
     _detail_column,
+    _Indexed,
     _location_link_values,
     batch_tables,
 )
@@ -95,6 +97,22 @@ def test_a_batch_of_games_converted_together_equals_each_game_converted_alone(
                 if name == "games":  # (the time each was converted)
                     table, want = table.drop_columns("imported_at"), want.drop_columns("imported_at")
                 assert table.equals(want), (name, start, size)
+
+
+def test_a_column_of_indexed_parts_takes_each_games_values_at_its_positions() -> None:
+    """A game's few distinct values given as :class:`_Indexed` (values, positions) become the column they
+    stand for, the games in order; beside a game's plain list (never a tuple of its fields)."""
+    import numpy as np
+
+    first = _Indexed(("g1",), np.zeros(3, dtype=np.intp))
+    second = _Indexed(("canal", "rail"), np.array([0, 1, 1], dtype=np.intp))
+    assert _column([first, second], pa.string()).to_pylist() == ["g1"] * 3 + ["canal", "rail", "rail"]
+    numbers = _Indexed((7, 9), np.array([1, 0, 1], dtype=np.intp))
+    assert _column([numbers, numbers], pa.int32()).to_pylist() == [9, 7, 9] * 2
+    with_null = _Indexed((None, 4), np.array([1, 0], dtype=np.intp))
+    assert _column([with_null], pa.int32()).to_pylist() == [4, None]
+    mixed = _column([first, ["a", "b"]], pa.string())
+    assert mixed.to_pylist() == ["g1"] * 3 + ["a", "b"] and mixed.type == pa.string()
 
 
 def test_board_statistics_kept_from_board_to_board_equal_the_counts_from_scratch(

@@ -720,7 +720,7 @@ def _column(parts: list[Any], type_: pa.DataType) -> pa.Array | pa.ChunkedArray:
         return _indexed_column(parts, type_)
     if len(parts) == 1:
         return _one_column(parts[0], type_)
-    if all(isinstance(p, (list, tuple)) for p in parts):
+    if all(isinstance(p, (list, tuple)) and type(p) is not _Indexed for p in parts):  # (_Indexed is a tuple)
         return _array(list(chain.from_iterable(parts)), type_)
     if all(isinstance(p, np.ndarray) and p.dtype != object for p in parts):
         return pa.array(np.concatenate(parts), type=type_, from_pandas=False)
