@@ -413,6 +413,19 @@ def test_worker_processes_start_warm() -> None:
     assert int(out.stdout.split()[-1]) >= 1
 
 
+def _counted_loads(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The new game ids of every group the DuckDB committer loads from now on, in the order loaded."""
+    loads: list[list[str]] = []
+    load = DuckDBCommitter._load
+
+    def counted(self: Any, waiting: list[Any], new: list[str]) -> None:
+        loads.append(new)
+        load(self, waiting, new)
+
+    monkeypatch.setattr(DuckDBCommitter, "_load", counted)
+    return loads
+
+
 def test_free_loaders_share_what_waits_at_the_end_of_a_run(
     logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -424,14 +437,7 @@ def test_free_loaders_share_what_waits_at_the_end_of_a_run(
     store = Store(tmp_path / "g.duckdb")
     committer = DuckDBCommitter(store, set(), loaders=3, background=True)
     committer.group_games = 10**6  # never by size: only by draining, or the flush
-    loads: list[list[str]] = []
-    load = DuckDBCommitter._load
-
-    def counted(self: Any, waiting: list[Any], new: list[str]) -> None:
-        loads.append(new)
-        load(self, waiting, new)
-
-    monkeypatch.setattr(DuckDBCommitter, "_load", counted)
+    loads = _counted_loads(monkeypatch)
     # a batch per file: 6 games, and the broken file (a failure) last
     results = [run_batch([f], frozenset(), str(committer.dest), f"b{i}", False, AS_PLAYED) for i, f in enumerate(files)]
     assert [len(r.game_ids) for r in results] == [1] * N_GAMES + [0] and N_GAMES == 6
@@ -472,14 +478,7 @@ def test_results_that_come_together_never_make_a_group_bigger_than_group_games(
     store = Store(tmp_path / "g.duckdb")
     committer = DuckDBCommitter(store, set(), loaders=2, background=background)
     committer.group_games = 2
-    loads: list[list[str]] = []
-    load = DuckDBCommitter._load
-
-    def counted(self: Any, waiting: list[Any], new: list[str]) -> None:
-        loads.append(new)
-        load(self, waiting, new)
-
-    monkeypatch.setattr(DuckDBCommitter, "_load", counted)
+    loads = _counted_loads(monkeypatch)
     results = [run_batch([f], frozenset(), str(committer.dest), f"b{i}", False, AS_PLAYED) for i, f in enumerate(files)]
     committer.commit(results[:5])  # 5 games at once: two groups of 2 now, 1 game waits
     committer._reap(wait_all=True)
