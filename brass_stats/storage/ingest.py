@@ -609,9 +609,9 @@ class DuckDBCommitter:
             waiting = self.waiting
             share = -(-self.waiting_games // free)
             self.waiting, self.waiting_games = [], 0
-            for r, keep in waiting:
-                self.waiting.append((r, keep))
-                self.waiting_games += _games((r, keep))
+            for item in waiting:
+                self.waiting.append(item)
+                self.waiting_games += _games(item)
                 if self.waiting_games >= share:
                     self._start_load()
         while self.waiting:
