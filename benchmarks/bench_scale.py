@@ -11,6 +11,11 @@ Rows:
   the worker's task (replay, tables, its Parquet files), the parent's commit (DuckDB bulk load, or
   the Parquet commit record) and the end-of-run merge of a dataset's batches; and the scaling
   efficiency they predict for 2-32 workers (see :func:`efficiency`);
+* ``workers``: the import's workers alone, with each of ``--workers``: every 32-game batch handed at once to
+  the import's own local workers (forked as ``ingest`` forks them, ``workers=1`` in this process), each
+  writing its staging files, and nothing committed: the ceiling that any store leaves below it, and the
+  efficiency the machine itself allows the workers' part (issue 15's sixth session: 80-86% at 16 workers on
+  the benchmark machine);
 * ``loaders``: staged batches loaded into a fresh DuckDB file by ``--loaders`` loader threads at once (what
   the ``ingest`` process does while its workers replay): the speed-up over one thread, which the ``costs``
   model then uses for the DuckDB file (no gain assumed beyond the most threads measured);
@@ -31,6 +36,7 @@ run, not runs of different days. Examples::
     python benchmarks/bench_scale.py --games 400 --rss-games 1000,10000 --big 100000 --repeat 3
     python benchmarks/bench_scale.py --only ingest,loaders,costs --games 2000 --workers 1,2,4,8,16 \\
         --loaders 1,2,4,8 --repeat 3
+    python benchmarks/bench_scale.py --only workers --games 4000 --workers 1,8,16 --repeat 3
 """
 
 from __future__ import annotations
@@ -410,6 +416,64 @@ def bench_queries(big: Path, repeat: int) -> list[dict[str, Any]]:
     return rows
 
 
+_WORKERS_CHILD = """
+import json, sys, tempfile, time
+from brass_stats.engine.policy import AS_PLAYED
+from brass_stats.storage.dataset import new_batch_id
+from brass_stats.storage.ingest import InlineRunner, ProcessRunner, iter_game_files
+corpus, workers = sys.argv[1], int(sys.argv[2])
+files = list(iter_game_files([corpus]))
+with tempfile.TemporaryDirectory(dir=sys.argv[3]) as dest:
+    start = time.perf_counter()
+    runner = InlineRunner(frozenset(), AS_PLAYED) if workers == 1 else ProcessRunner(workers, frozenset(), AS_PLAYED)
+    try:
+        pending = [runner.submit(files[i : i + 32], dest, new_batch_id(), False) for i in range(0, len(files), 32)]
+        results = [runner.result(f) for f in pending]
+    finally:
+        runner.close()
+    seconds = time.perf_counter() - start
+games = sum(len(r.game_ids) for r in results)
+print(json.dumps({"seconds": seconds, "games": games, "failed": sum(len(r.failures) for r in results),
+                  "task_cpu_seconds": sum(r.cpu_seconds for r in results)}))
+"""
+
+
+def bench_workers(corpus: Path, repeat: int, counts: list[int]) -> list[dict[str, Any]]:
+    """The import's workers alone (see the module's doc): games/s with each number of workers, and the
+    efficiency against the fewest, each run a fresh process (as :func:`timed_ingest`)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    rows: list[dict[str, Any]] = []
+    rates: dict[int, float] = {}
+    for workers in counts:
+        runs = []
+        for _ in range(repeat):
+            res = subprocess.run(
+                [sys.executable, "-c", _WORKERS_CHILD, str(corpus), str(workers), str(corpus.parent)],
+                capture_output=True,
+                text=True,
+                env=env,
+                check=True,
+            )
+            runs.append(json.loads(res.stdout.strip().splitlines()[-1]))
+            assert runs[-1]["failed"] == 0, res.stderr[-2000:]
+        run = sorted(runs, key=lambda r: r["seconds"])[len(runs) // 2]
+        rates[workers] = run["games"] / run["seconds"]
+        fewest = min(rates)
+        rows.append(
+            {
+                "what": "workers alone (nothing committed)",
+                "workers": workers,
+                "games": run["games"],
+                "seconds": round(run["seconds"], 3),
+                "games_per_s": round(rates[workers], 1),
+                "task_cpu_ms_per_game": round(1000 * run["task_cpu_seconds"] / run["games"], 2),
+                f"efficiency_vs_{fewest}": round(rates[workers] * fewest / (workers * rates[fewest]), 3),
+            }
+        )
+        print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
 def bench_loaders(corpus: Path, repeat: int, counts: list[int], group: int = 0) -> list[dict[str, Any]]:
     """Loading staged batches into a fresh DuckDB file with 1, 2, ... loader threads at once (what the
     ``ingest`` process does while its workers replay): wall seconds and the speed-up over one loader.
@@ -471,7 +535,7 @@ def main() -> None:
     ap.add_argument("--big", type=int, default=100_000, help="games in the dataset for query latency (0: skip)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--loaders", default="1,2,4", help="comma-separated loader-thread counts for the loaders row")
-    ap.add_argument("--only", default="ingest,costs,loaders,rss,queries")
+    ap.add_argument("--only", default="ingest,workers,costs,loaders,rss,queries")
     ap.add_argument("--work", type=Path, default=None, help="working folder (default: a temporary one)")
     args = ap.parse_args()
     only = set(args.only.split(","))
@@ -480,11 +544,13 @@ def main() -> None:
     print(json.dumps({"cpus": os.cpu_count(), "python": sys.version.split()[0], "work": str(work)}), flush=True)
     try:
         corpus = work / "corpus"
-        if only & {"ingest", "costs", "loaders", "queries"}:
+        if only & {"ingest", "workers", "costs", "loaders", "queries"}:
             actions = make_corpus(corpus, args.games)
             print(json.dumps({"corpus_games": args.games, "corpus_actions": actions}), flush=True)
         if "ingest" in only:
             bench_ingest(corpus, args.repeat, [int(x) for x in args.workers.split(",")])
+        if "workers" in only:
+            bench_workers(corpus, args.repeat, [int(x) for x in args.workers.split(",")])
         if "loaders" in only:  # (before costs: the model takes the loaders' measured speed-up)
             bench_loaders(corpus, args.repeat, [int(x) for x in args.loaders.split(",")])
         if "costs" in only:
