@@ -13,6 +13,7 @@ import json
 from functools import cache
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import fastjsonschema
 import pytest
@@ -179,20 +180,8 @@ def test_quick_test_keeps_the_string_limit() -> None:
 def _check_without_quick_tests(data: Any) -> tuple[str, str] | None:
     """``check`` as it was before the quick tests: every action through its validator."""
     top, per_type, _ = log_schema._validators(None)
-    try:
-        top(data)
-    except fastjsonschema.JsonSchemaValueException:
-        return log_schema.check(data)  # (the same code path in both: the log's head)
-    for i, action in enumerate(data["actions"]):
-        kind = action["type"]
-        validate = per_type.get(kind) if isinstance(kind, str) else None
-        if validate is None or kind.endswith("_chance"):
-            return f"actions[{i}].type", "must be one of build, network, develop, sell, loan, scout, pass, shortfall"
-        try:
-            validate(action)
-        except fastjsonschema.JsonSchemaValueException as e:
-            return log_schema._split(e, f"actions[{i}]")
-    return None
+    with mock.patch.object(log_schema, "_validators", lambda max_length: (top, per_type, {})):
+        return log_schema.check(data)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
