@@ -801,8 +801,6 @@ def _setting_bytes(text: str) -> float | None:
 def _restore_memory_limit(before: str) -> str:
     """The statement that puts ``memory_limit`` back as it was: DuckDB's default exactly (a new connection
     shows the same text), or else the text it showed (rounded as DuckDB shows it)."""
-    import duckdb
-
     fresh = duckdb.connect(":memory:")
     try:
         default = fresh.execute("SELECT current_setting('memory_limit')").fetchone()[0]  # type: ignore[index]
@@ -1226,8 +1224,6 @@ def merge_files(root: str, batches: list[str], part: str = "*") -> list[str]:
     columns from it), so its memory is bounded by a partition of one run, and bounded again by
     :data:`MERGE_SETTINGS`.
     """
-    import duckdb
-
     from .corpus import _no_progress_bar, attach_parquet
     from .dataset import Commit, read_commits, write_version
 
