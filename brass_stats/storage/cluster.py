@@ -10,6 +10,9 @@ must be one that every worker and the client see at the same path (a shared file
 
 The client never holds more than a few batches per worker: the file list is streamed, tasks are
 submitted as earlier ones finish, and a task returns only a summary of what it wrote.
+
+Dask is an optional extra (``pip install 'brass-stats[cluster]'``): nothing here imports it until a
+cluster is used, and :func:`require_dask` says what to install when it is missing.
 """
 
 from __future__ import annotations
@@ -23,6 +26,20 @@ from typing import Any, TypeVar
 from ..errors import BrassError
 
 R = TypeVar("R")
+
+DASK_MISSING = "--cluster needs Dask: pip install 'brass-stats[cluster]'"
+
+
+class DaskMissing(BrassError):
+    """``--cluster`` was asked for, but Dask (``dask.distributed``) is not installed."""
+
+
+def require_dask() -> None:
+    """Raise :class:`DaskMissing` (one line saying what to install) unless ``dask.distributed`` imports."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise DaskMissing(DASK_MISSING) from None
 
 
 def parse_cluster(spec: str) -> tuple[str, int | None]:
@@ -49,6 +66,7 @@ class Cluster:
     """A Dask client on a LocalCluster it started, or on a running scheduler; closes what it started."""
 
     def __init__(self, spec: str) -> None:
+        require_dask()
         from distributed import Client, LocalCluster
 
         where, n = parse_cluster(spec)

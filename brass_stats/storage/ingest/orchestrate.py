@@ -13,6 +13,7 @@ from typing import Any, Protocol
 import duckdb
 
 from ...engine.policy import STRICT, ChoicePolicy
+from ..cluster import require_dask
 from ..dataset import DatasetWriter, new_batch_id
 from ..duckdb_store import Store, StoreWriteError
 from .dask_runner import DaskRunner
@@ -147,6 +148,8 @@ def ingest(
     report = IngestReport()
     if db is None and parquet_dir is None:
         raise ValueError("ingest needs a DuckDB file (db) or a Parquet dataset folder (parquet_dir)")
+    if cluster is not None:
+        require_dask()  # before the store is opened: without Dask, nothing is written
     store: Store | None = None
     writer: DatasetWriter | None = None
     committer: _Committer
