@@ -9,12 +9,12 @@ One design serves every way of running an import:
   complete), plus a ``failures`` file. It returns only a small summary.
 * The parent only commits: into a DuckDB file it bulk-loads a batch's staging files in one
   transaction (several finished batches at once when they are waiting); into a Parquet dataset it
-  writes the batch's commit record (see :mod:`.dataset`).
+  writes the batch's commit record (see :mod:`brass_stats.storage.dataset`).
 
 Workers are local processes, this process (``workers=1``) or the workers of a Dask cluster
-(:mod:`..cluster`). Every guarantee holds for all of them: a game is whole or absent (a batch is
-committed in one step); a game already stored (same content-hash id) is skipped before it is
-replayed, and a game met twice is stored once; a killed run leaves only uncommitted files, which the
+(:mod:`brass_stats.storage.cluster`). Every guarantee holds for all of them: a game is whole or absent
+(a batch is committed in one step); a game already stored (same content-hash id) is skipped before it
+is replayed, and a game met twice is stored once; a killed run leaves only uncommitted files, which the
 next run deletes before it imports the rest; a file that fails in any way (even one that kills its
 worker process) is recorded in ``failures`` and every other game is still stored.
 

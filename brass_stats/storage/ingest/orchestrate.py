@@ -139,10 +139,10 @@ def ingest(
 
     ``workers`` local processes replay the games (default: all cores; 1 runs everything in this process),
     or the workers of the Dask cluster ``cluster`` (``"local"``, ``"local:N"`` or a scheduler address,
-    see :mod:`.cluster`). Each task handles ``batch_size`` files and writes its own files; each finished
-    batch is committed whole (an interrupted run loses at most the batches not yet committed, never part
-    of a game). With ``compact`` the batches a run adds to a dataset are merged into one file per table
-    and partition at the end.
+    see :mod:`brass_stats.storage.cluster`). Each task handles ``batch_size`` files and writes its own
+    files; each finished batch is committed whole (an interrupted run loses at most the batches not yet
+    committed, never part of a game). With ``compact`` the batches a run adds to a dataset are merged
+    into one file per table and partition at the end.
     """
     start = time.perf_counter()
     report = IngestReport()
