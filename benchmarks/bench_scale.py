@@ -180,7 +180,7 @@ def largest_merge_part(corpus: Path) -> float:
 
     from brass_stats.storage.dataset import read_commits
 
-    ingest_module = importlib.import_module("brass_stats.storage.ingest")
+    ingest_module = importlib.import_module("brass_stats.storage.ingest.merge")
     with tempfile.TemporaryDirectory(dir=corpus.parent) as d:
         root = Path(d) / "pq"
         ingest([corpus], parquet_dir=root, workers=1, progress=False, policy=AS_PLAYED, compact=False)

@@ -44,7 +44,7 @@ In Jupyter, a state or a replay left at the end of a cell draws the board and a 
 
 from __future__ import annotations
 
-from importlib import metadata, resources
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -55,15 +55,13 @@ from .engine.state import GameState, Player
 from .errors import BrassError, IllegalAction, LogFormatError
 from .log.format import GameLog
 from .replay import Replay, Step
+from .samples import SAMPLES
 from .validate import Validation
 
 try:
     __version__: str = metadata.version("brass-stats")
 except metadata.PackageNotFoundError:  # run from a source tree that was never installed
     __version__ = "0.0.0+unknown"
-
-SAMPLES: Path = Path(str(resources.files(__package__).joinpath("replays_data")))
-"""The sample games shipped with the package: ``real/`` (imported server games), ``generated/``, ``lancashire/``."""
 
 
 def load(source: str | Path | dict[str, Any] | GameLog) -> GameLog:

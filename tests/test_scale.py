@@ -182,7 +182,7 @@ def test_the_merge_split_into_tasks_gives_the_same_dataset(
     """A large run's batches are merged a table, or a table's partition, per task on the workers: the
     same rows as the one merge of a small run, one file per table and partition, one commit."""
     one = ingest([logs], parquet_dir=tmp_path / "one", workers=1, progress=False, policy=AS_PLAYED, batch_size=2)
-    ingest_module = importlib.import_module("brass_stats.storage.ingest")
+    ingest_module = importlib.import_module("brass_stats.storage.ingest.merge")
     monkeypatch.setattr(ingest_module, "MERGE_SPLIT_GAMES", split)
     many = ingest([logs], parquet_dir=tmp_path / "many", workers=2, progress=False, policy=AS_PLAYED, batch_size=2)
     assert (one.stored, one.failed) == (many.stored, many.failed) == (N_GAMES, 1)
@@ -286,7 +286,7 @@ def test_duckdb_loads_in_groups_of_batches_give_the_same_rows(
     shutil.copytree(logs, d)
     shutil.copy(next(iter(sorted(logs.glob("random-*.json")))), d / "zz-again.json")  # a repeat, in a later batch
     one = ingest([d], tmp_path / "one.duckdb", workers=1, progress=False, policy=AS_PLAYED, batch_size=1)
-    ingest_module = importlib.import_module("brass_stats.storage.ingest")
+    ingest_module = importlib.import_module("brass_stats.storage.ingest.orchestrate")
     monkeypatch.setattr(ingest_module.DuckDBCommitter, "group_games", 2)
     monkeypatch.setattr(ingest_module, "WORKERS_PER_LOADER", 1)
     loads: list[tuple[int, str, int]] = []  # games, loader thread, loaders
@@ -343,7 +343,7 @@ def test_a_failed_duckdb_load_stops_the_import_and_keeps_only_whole_groups(
     """A load that fails in a loader thread (here: the disk fills up while the group holding a given game
     loads, whichever group that is) stops the import with its error; what is stored is whole groups, and a
     second run stores the rest."""
-    ingest_module = importlib.import_module("brass_stats.storage.ingest")
+    ingest_module = importlib.import_module("brass_stats.storage.ingest.orchestrate")
     monkeypatch.setattr(ingest_module.DuckDBCommitter, "group_games", 2)
     monkeypatch.setattr(ingest_module, "WORKERS_PER_LOADER", 1)
     load = ingest_module.DuckDBCommitter._load
@@ -526,7 +526,7 @@ def test_a_load_that_runs_out_of_memory_under_the_bound_is_tried_again_with_more
 ) -> None:
     """The bound is the import's own choice: a group that does not fit is rolled back and loaded again under
     a doubled bound (never above the setting before the import), rather than failing the import."""
-    ingest_module = importlib.import_module("brass_stats.storage.ingest")
+    ingest_module = importlib.import_module("brass_stats.storage.ingest.duckdb_committer")
     monkeypatch.setattr(ingest_module, "MEMORY_BASE_MB", 1)
     monkeypatch.setattr(ingest_module, "MEMORY_PER_LOADER_MB", 0)
     store = Store(tmp_path / "g.duckdb")
@@ -636,7 +636,7 @@ def test_a_batch_that_cannot_be_written_names_the_folder(
 ) -> None:
     """Arrow's write errors name no file: a worker that cannot write its batch (a full disk) ends the
     import with one line naming the folder it writes to, exit status 2."""
-    ingest_module = importlib.import_module("brass_stats.storage.ingest")
+    ingest_module = importlib.import_module("brass_stats.storage.ingest.worker")
 
     def full(*args: Any, **kwargs: Any) -> list[str]:
         raise OSError(28, "Error writing bytes to file. Detail: [errno 28] No space left on device")
@@ -710,7 +710,7 @@ def test_a_rollback_after_a_failed_commit_keeps_the_first_error(logs: Path, tmp_
 
 
 def test_one_bad_file_never_stops_an_import(logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    ingest_module = importlib.import_module("brass_stats.storage.ingest")  # the package's `ingest` is the function
+    ingest_module = importlib.import_module("brass_stats.storage.ingest.worker")  # where the name is used
     real = ingest_module.game_parts
 
     def buggy(replay: object, source_file: str | None, gid: str | None = None) -> dict:
@@ -737,7 +737,7 @@ def test_a_game_arrow_cannot_take_fails_alone_in_its_batch(
     """A batch's games are converted to Arrow together; a game with a value its column cannot hold (here a
     money amount past 32 bits) is then found game by game and recorded as a failure of its own (kind
     ``tables``), and every other game of the batch is stored."""
-    ingest_module = importlib.import_module("brass_stats.storage.ingest")
+    ingest_module = importlib.import_module("brass_stats.storage.ingest.worker")
     real = ingest_module.game_parts
 
     def overflowing(replay: Any, source_file: str | None, gid: str | None = None) -> dict:

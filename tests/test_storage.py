@@ -535,7 +535,7 @@ def test_a_declared_result_that_differs_is_stored_with_the_differences(tmp_path:
 def test_an_interrupted_ingest_leaves_only_whole_games(
     tmp_path: Path, logs_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ingest_module = importlib.import_module("brass_stats.storage.ingest")  # the package's `ingest` is the function
+    ingest_module = importlib.import_module("brass_stats.storage.ingest.worker")  # where the name is used
 
     real = ingest_module.process_file
     seen: list[str] = []

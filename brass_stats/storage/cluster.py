@@ -3,13 +3,16 @@
 ``local`` starts a :class:`distributed.LocalCluster` of one single-threaded worker process per core
 (``local:N``: N workers) for the length of the command; an address connects to a running scheduler
 (started with ``dask scheduler`` and ``dask worker tcp://HOST:8786 --nthreads 1`` on each machine, see
-the README). The tasks are the same functions as the local import (:func:`.ingest.run_batch`) and
-self-play (:func:`brass_stats.bots.selfplay.write_game`), so a cluster produces the same rows and the
-same bytes. Workers write their own files: the output folder must be one that every worker and the
-client see at the same path (a shared filesystem on a real cluster).
+the README). The tasks are the same functions as the local import (:func:`.ingest.run_batch`, through
+:class:`.ingest.dask_runner.DaskRunner`) and self-play (:func:`brass_stats.bots.selfplay.write_game`), so
+a cluster produces the same rows and the same bytes. Workers write their own files: the output folder
+must be one that every worker and the client see at the same path (a shared filesystem on a real cluster).
 
 The client never holds more than a few batches per worker: the file list is streamed, tasks are
 submitted as earlier ones finish, and a task returns only a summary of what it wrote.
+
+Dask is an optional extra (``pip install 'brass-stats[cluster]'``): nothing here imports it until a
+cluster is used, and :func:`require_dask` says what to install when it is missing.
 """
 
 from __future__ import annotations
@@ -20,10 +23,23 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from .dataset import new_batch_id
-from .ingest import BatchResult, WorkerLost, run_batch, worker_died
+from ..errors import BrassError
 
 R = TypeVar("R")
+
+DASK_MISSING = "--cluster needs Dask: pip install 'brass-stats[cluster]'"
+
+
+class DaskMissing(BrassError):
+    """``--cluster`` was asked for, but Dask (``dask.distributed``) is not installed."""
+
+
+def require_dask() -> None:
+    """Raise :class:`DaskMissing` (one line saying what to install) unless ``dask.distributed`` imports."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise DaskMissing(DASK_MISSING) from None
 
 
 def parse_cluster(spec: str) -> tuple[str, int | None]:
@@ -50,6 +66,7 @@ class Cluster:
     """A Dask client on a LocalCluster it started, or on a running scheduler; closes what it started."""
 
     def __init__(self, spec: str) -> None:
+        require_dask()
         from distributed import Client, LocalCluster
 
         where, n = parse_cluster(spec)
@@ -67,8 +84,6 @@ class Cluster:
             try:
                 self.client = Client(where, timeout="20s")
             except OSError as e:
-                from ..errors import BrassError
-
                 raise BrassError(f"cannot reach the Dask scheduler at {where}: {e}") from None
 
     def workers(self) -> int:
@@ -99,57 +114,3 @@ class Cluster:
         if self.local is not None:
             with contextlib.suppress(Exception):
                 self.local.close()
-
-
-class DaskRunner:
-    """Runs :func:`run_batch` tasks on a Dask cluster; the known game ids are sent to every worker once."""
-
-    def __init__(self, spec: str, known: frozenset[str], policy: Any = None) -> None:
-        self.policy = policy
-        self.cluster = Cluster(spec)
-        self.client = self.cluster.client
-        # scatter a list of one: a set given alone would be scattered element by element
-        self.known = self.client.scatter([known], broadcast=True)[0] if known else frozenset()
-
-    def in_flight(self) -> int:
-        return 2 * self.cluster.workers()
-
-    def submit(self, paths: list[str], dest: str, batch: str, partitioned: bool) -> Any:
-        # pure=False: a task is an action (it writes files), never a cached value
-        args = (paths, self.known, dest, batch, partitioned) + (() if self.policy is None else (self.policy,))
-        return self.client.submit(run_batch, *args, pure=False)
-
-    def wait_first(self, pending: set[Any]) -> tuple[set[Any], set[Any]]:
-        from distributed import wait
-
-        done, rest = wait(list(pending), return_when="FIRST_COMPLETED")
-        return set(done), set(rest)
-
-    def result(self, fut: Any) -> BatchResult:
-        from distributed import KilledWorker
-
-        try:
-            result: BatchResult = fut.result()
-        except KilledWorker as e:
-            raise WorkerLost(str(e)) from None
-        finally:
-            fut.release()
-        return result
-
-    def alone(self, path: str, dest: str, partitioned: bool) -> BatchResult:
-        try:
-            return self.result(self.submit([path], dest, new_batch_id(), partitioned))
-        except WorkerLost:
-            return worker_died(path, dest, new_batch_id())
-
-    def map_calls(self, fn: Callable[..., R], calls: list[tuple[Any, ...]]) -> list[R]:
-        futures = [self.client.submit(fn, *args, pure=False) for args in calls]
-        try:
-            results: list[R] = self.client.gather(futures)
-        finally:
-            for fut in futures:
-                fut.release()
-        return results
-
-    def close(self) -> None:
-        self.cluster.close()
