@@ -26,7 +26,7 @@ from brass_stats.rules_data import BIRMINGHAM
 
 HANDMADE = GOLDEN / "handmade"
 RECORDS = sorted(HANDMADE.glob("*.record.json"))
-FULL_GAME = {2: 78, 3: 105, 4: 124}  # actions in a complete game (server-setup.md 6.4)
+FULL_GAME = {2: 78, 3: 105, 4: 124}  # actions in a complete game (docs/importing.md 2.6)
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -81,7 +81,7 @@ def test_a_record_written_again_is_the_committed_one_and_converts_to_the_writers
 
 @pytest.mark.parametrize("name", ["hand2m", "hand3m"])
 def test_manufacturer_iv_costs_its_printed_8_pounds(name: str) -> None:
-    """The server's audited scores use the printed £8 (../shared/real-games/README.md); £14 changes the game."""
+    """The server's audited scores use the printed £8 (docs/importing.md, "Manufacturer IV"); £14 changes the game."""
     assert BIRMINGHAM.level("manufacturer", 4).cost_money == 8
     log = convert_files(HANDMADE / f"{name}.record.json")
     assert "tile_overrides" not in log.options

@@ -1,8 +1,8 @@
 """Rebuilding a BrassBirmingham server game's chance outcomes from its record alone.
 
-Expected values are the test vectors of ../shared/real-games/server-setup.md
-(checked there against the server's own code) and the setup files that server's
-engine produced for the golden games, never outputs of this code.
+Expected values are test vectors checked against the server's own code (docs/importing.md,
+section 2) and the setup files that server's engine produced for the golden games, never outputs
+of this code.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def _raw(name: str) -> tuple[dict[str, Any], dict[str, Any]]:
     )
 
 
-# -- the generator (server-setup.md 2.5) ----------------------------------------------
+# -- the generator (docs/importing.md 2.1) ---------------------------------------------
 
 
 @pytest.mark.parametrize(

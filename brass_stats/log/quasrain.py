@@ -18,10 +18,8 @@ log replays under the strict rule that ambiguous choices are stated.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -32,20 +30,20 @@ from ..engine.resources import MARKET, MERCHANT
 from ..engine.state import GameState
 from ..engine.turn import tile_sale_value
 from ..errors import IllegalAction, LogFormatError
-from ..replay import Replay
 from .format import GameLog, parse_json
-from .quasrain_departures import departures, rail_coal_choice
-from .quasrain_setup import CardPlay, ConversionError, Reconstruction, brief, check_setup_file, reconstruct
+from .quasrain_departures import PlayedGame, rail_coal_choice
+from .quasrain_setup import (
+    CardPlay,
+    ConversionError,
+    Reconstruction,
+    brief,
+    check_setup_file,
+    declared_result,
+    reconstruct,
+    tables,
+)
 
 T = TypeVar("T")
-
-
-@cache
-def tables() -> dict[str, Any]:
-    """The identifier tables (server id -> project id), shipped as package data."""
-    text = resources.files(__package__).joinpath("quasrain_tables.json").read_text("utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
 
 
 @cache
@@ -62,7 +60,7 @@ def _server_sort_key(ref: str) -> tuple[str, int]:
 class QuasrainPolicy(ChoicePolicy):
     """The fixed order in which the server filled choices that a record leaves out.
 
-    See ``tests/golden/quasrain/README.md`` ("Choices a record leaves out").
+    See docs/importing.md, "Choices a record leaves out".
     ``merchant_beer`` maps a sold tile to the record's ``useMerchantBeer`` flag
     for the action being converted.
     """
@@ -384,52 +382,6 @@ def chance_from_reconstruction(rebuilt: Reconstruction) -> dict[str, Any]:
     return chance
 
 
-AUDITED_SCORES = "officialRulesEngine_d3d2697_fromYuiffyAudit"
-
-
-def declared_result(
-    setup: Mapping[str, Any], record: str = "record", players: int | None = None
-) -> dict[str, Any] | None:
-    """The scores the server published (in a setup file), as a declared result checked on validation."""
-
-    def fail(field: str, msg: str) -> ConversionError:
-        return ConversionError(msg, record=record, field=field)
-
-    def numbers(obj: Mapping[str, Any], key: str, where: str) -> list[int]:
-        v = obj.get(key)
-        if not isinstance(v, list) or not all(_is_int(x) for x in v) or (players is not None and len(v) != players):
-            count = f"{players} " if players is not None else ""
-            raise fail(f"{where}.{key}", f"must be a list of {count}whole numbers, got {brief(v)}")
-        return list(v)
-
-    scores = setup.get("scores")
-    if scores is None:
-        return None
-    if not isinstance(scores, dict):
-        raise fail("setup.scores", f"must be an object, got {brief(scores)}")
-    audited = scores.get(AUDITED_SCORES)
-    if audited is None:
-        return None
-    if not isinstance(audited, dict):
-        raise fail(f"setup.scores.{AUDITED_SCORES}", f"must be an object, got {brief(audited)}")
-    where = f"setup.scores.{AUDITED_SCORES}"
-    out: dict[str, Any] = {
-        "final": [{"seat": i, "vp": vp} for i, vp in enumerate(numbers(audited, "finalScores", where))]
-    }
-    rail = setup.get("railEraStart")
-    if rail is not None:
-        if not isinstance(rail, dict):
-            raise fail("setup.railEraStart", f"must be an object, got {brief(rail)}")
-        # VP at the start of the rail era is the canal-era score; railEraStart's own VP predates the
-        # server's merchant-link fix, its money and income do not depend on it.
-        out["rail_era_start"] = {
-            "vp": numbers(audited, "canalScores", where),
-            "money": numbers(rail, "money", "setup.railEraStart"),
-            "income_level": numbers(rail, "incomeLevel", "setup.railEraStart"),
-        }
-    return out
-
-
 def _player_count(record: Mapping[str, Any], record_name: str) -> int:
     n = record.get("playerCount")
     seats = record.get("seats")
@@ -534,28 +486,13 @@ def convert(record: Any, setup: Any = None, record_name: str = "record", setup_n
     if bots is not None and any(bots):
         source["bots"] = bots
     log = GameLog(players=names, chance=chance_from_reconstruction(rebuilt), result=result, source=source)
-    policy = QuasrainPolicy()
-    try:
-        replay = Replay(log, policy=policy, keep_states=False)
-    except LogFormatError as e:
-        raise ConversionError(e.message, record=record_name, field="setup") from None
-    for i, entry in enumerate(record["actions"]):
-        seq = entry["seq"] if _is_int(entry.get("seq")) else i
-        _settle_shortfalls(replay, record_name, seq)
-        action = map_action(entry, record_name, policy, i)
-        try:
-            replay.push(action)
-        except IllegalAction as e:
-            msg = f"illegal action: {e.message} [{e.rule}]"
-            raise ConversionError(msg, record=record_name, seq=seq, field="action", rule=e.rule) from None
-        except LogFormatError as e:
-            raise ConversionError(e.message, record=record_name, seq=seq) from None
-    _settle_shortfalls(replay, record_name, None)
-    log.actions = [s.action for s in replay.steps]
-    found = departures(replay)
-    if found:
+    game, error = _play(record, log, record_name)
+    if error is not None:
+        raise error
+    log.actions = game.actions
+    if game.departures:
         assert log.source is not None
-        log.source["departures"] = found
+        log.source["departures"] = game.departures
     try:  # what the importer writes, the strict reader must read (names, published scores in range)
         GameLog.from_json(log.to_json())
     except LogFormatError as e:
@@ -565,13 +502,39 @@ def convert(record: Any, setup: Any = None, record_name: str = "record", setup_n
     return log
 
 
-def _settle_shortfalls(replay: Replay, record: str, seq: Any) -> None:
+def _play(record: Mapping[str, Any], log: GameLog, record_name: str) -> tuple[PlayedGame, ConversionError | None]:
+    """Step the record's actions through the engine, the server's choices filled in: the game, and the
+    error that stopped it (None when every action converted). Raises ConversionError for the setup."""
+    policy = QuasrainPolicy()
+    try:
+        game = PlayedGame(log, policy)
+    except LogFormatError as e:
+        raise ConversionError(e.message, record=record_name, field="setup") from None
+    try:
+        for i, entry in enumerate(record["actions"]):
+            seq = entry["seq"] if _is_int(entry.get("seq")) else i
+            _settle_shortfalls(game, record_name, seq)
+            action = map_action(entry, record_name, policy, i)
+            try:
+                game.push(action)
+            except IllegalAction as e:
+                msg = f"illegal action: {e.message} [{e.rule}]"
+                raise ConversionError(msg, record=record_name, seq=seq, field="action", rule=e.rule) from None
+            except LogFormatError as e:
+                raise ConversionError(e.message, record=record_name, seq=seq) from None
+        _settle_shortfalls(game, record_name, None)
+    except ConversionError as e:
+        return game, e
+    return game, None
+
+
+def _settle_shortfalls(game: PlayedGame, record: str, seq: Any) -> None:
     """The server sold tiles for negative income by itself; write those choices as actions."""
-    while replay.state.phase == "shortfall":
-        seat = replay.state.current_player
+    while game.state.phase == "shortfall":
+        seat = game.state.current_player
         assert seat is not None
         try:
-            replay.push(Shortfall(seat))
+            game.push(Shortfall(seat))
         except IllegalAction as e:
             raise ConversionError(f"shortfall before this action: {e.message}", record=record, seq=seq) from None
 
