@@ -467,10 +467,11 @@ def convert(record: Any, setup: Any = None, record_name: str = "record", setup_n
     """
     rebuilt = rebuild_setup(record, record_name)
     names = _seat_names(record, rebuilt.players, record_name)
-    result = None
+    result: dict[str, Any] | None = None
+    not_kept: list[dict[str, Any]] = []
     if setup is not None:
         check_setup_file(rebuilt, setup, record_name, setup_name)
-        result = declared_result(setup, record_name, rebuilt.players)
+        result, not_kept = declared_result(setup, record_name, rebuilt.players)
     source: dict[str, Any] = {
         "format": "quasrain",
         "room": _room(record, record_name),
@@ -480,6 +481,8 @@ def convert(record: Any, setup: Any = None, record_name: str = "record", setup_n
     }
     if setup is not None:
         source["setup_checked"] = Path(setup_name).name
+        if not_kept:
+            source["published_not_kept"] = not_kept
     if rebuilt.unknown:
         source["unknown"] = list(rebuilt.unknown)
     bots = _bot_seats(record, names)

@@ -413,12 +413,17 @@ def brief(v: Any, limit: int = 120) -> str:
 
 
 AUDITED_SCORES = "officialRulesEngine_d3d2697_fromYuiffyAudit"
+BELOW_ZERO = (
+    "a log declares no VP below 0: under the rulebook a shortfall costs 1 VP per £1 only while VP are left "
+    "(that server went on below 0); the other published values are declared and checked"
+)
 
 
 def declared_result(
     setup: Mapping[str, Any], record: str = "record", players: int | None = None
-) -> dict[str, Any] | None:
-    """The scores the server published (in a setup file), as a declared result checked on validation."""
+) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """The scores the server published (in a setup file), as a declared result checked on validation,
+    and the published values the log cannot declare (a final VP below 0), each with where and why."""
 
     def fail(field: str, msg: str) -> ConversionError:
         return ConversionError(msg, record=record, field=field)
@@ -436,18 +441,24 @@ def declared_result(
 
     scores = setup.get("scores")
     if scores is None:
-        return None
+        return None, []
     if not isinstance(scores, dict):
         raise fail("setup.scores", f"must be an object, got {brief(scores)}")
     audited = scores.get(AUDITED_SCORES)
     if audited is None:
-        return None
+        return None, []
     if not isinstance(audited, dict):
         raise fail(f"setup.scores.{AUDITED_SCORES}", f"must be an object, got {brief(audited)}")
     where = f"setup.scores.{AUDITED_SCORES}"
-    out: dict[str, Any] = {
-        "final": [{"seat": i, "vp": vp} for i, vp in enumerate(numbers(audited, "finalScores", where))]
-    }
+    final = numbers(audited, "finalScores", where)
+    out: dict[str, Any] = {"final": [{"seat": i, "vp": vp} for i, vp in enumerate(final) if vp >= 0]}
+    not_kept = [
+        {"field": f"{where}.finalScores[{i}]", "published": vp, "why": BELOW_ZERO}
+        for i, vp in enumerate(final)
+        if vp < 0
+    ]
+    if not out["final"]:
+        del out["final"]
     rail = setup.get("railEraStart")
     if rail is not None:
         if not isinstance(rail, dict):
@@ -459,4 +470,4 @@ def declared_result(
             "money": numbers(rail, "money", "setup.railEraStart"),
             "income_level": numbers(rail, "incomeLevel", "setup.railEraStart"),
         }
-    return out
+    return out or None, not_kept
