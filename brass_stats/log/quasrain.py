@@ -19,6 +19,7 @@ log replays under the strict rule that ambiguous choices are stated.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -491,7 +492,7 @@ def convert(record: Any, setup: Any = None, record_name: str = "record", setup_n
     log = GameLog(players=names, chance=chance_from_reconstruction(rebuilt), result=result, source=source)
     game, error = _play(record, log, record_name)
     if error is not None:
-        raise error
+        game = _at_older_prices(record, log, record_name, game, error)
     log.actions = game.actions
     if game.departures:
         assert log.source is not None
@@ -503,6 +504,11 @@ def convert(record: Any, setup: Any = None, record_name: str = "record", setup_n
         why = f"the converted log would not be a valid log: {where}{e.message}"
         raise ConversionError(why, record=record_name, field="setup.scores" if "result" in where else None) from None
     return log
+
+
+OLDER_SERVER_PRICES = {"manufacturer.4": 14}
+"""Tile prices (``industry.level``: £) of an older version of the server, where it departed from the printed
+tile: it charged £14 for Manufacturer IV (printed: £8). See docs/importing.md, "Manufacturer IV"."""
 
 
 def _play(record: Mapping[str, Any], log: GameLog, record_name: str) -> tuple[PlayedGame, ConversionError | None]:
@@ -529,6 +535,28 @@ def _play(record: Mapping[str, Any], log: GameLog, record_name: str) -> tuple[Pl
     except ConversionError as e:
         return game, e
     return game, None
+
+
+def _at_older_prices(
+    record: Mapping[str, Any], log: GameLog, record_name: str, failed: PlayedGame, error: ConversionError
+) -> PlayedGame:
+    """A record that fails after building a tile an older server version priced differently: the game
+    converted again at that server's price, kept when every action then converts (the price becomes
+    ``options.played_costs``, and each such build a ``build.cost`` departure). Otherwise ``error`` is raised.
+
+    The price shows in the record's later actions: £6 more spent on a Manufacturer IV changes the next
+    round's turn order (or leaves the seat short of money), so the record fails at £8 and converts at £14.
+    """
+    built = {f"{industry}.{level}" for industry, level in failed.built}
+    prices = {key: price for key, price in OLDER_SERVER_PRICES.items() if key in built}
+    if not prices:
+        raise error
+    options = {**log.options, "played_costs": prices}
+    game, again = _play(record, replace(log, options=options), record_name)
+    if again is not None:
+        raise error
+    log.options = options
+    return game
 
 
 def _settle_shortfalls(game: PlayedGame, record: str, seq: Any) -> None:

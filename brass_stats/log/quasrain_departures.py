@@ -8,8 +8,8 @@ end counts as 1 link away; ties go to the alphabetically first server location i
 (docs/importing.md, "Where the server departed from the rulebook"). The rulebook counts from the
 link itself. What the server did is what happened in the game, so the converter fills the server's
 mine, writes it in the log, and lists the place where it breaks ``coal.closest_mine`` (and any other
-rule of :data:`~brass_stats.engine.policy.AS_PLAYED_RULES`, such as the link-tile limit) in
-``source.departures``.
+rule of :data:`~brass_stats.engine.policy.AS_PLAYED_RULES`, such as the link-tile limit or the
+server's own Manufacturer IV price) in ``source.departures``.
 
 >>> server_coal_end("birmingham--coventry")
 'birmingham'
