@@ -9,7 +9,10 @@ stated (the newer fields: ``slotIndex``, ``ironSources`` with ``count``,
 through the converter's own mapping (:func:`map_action`), so the record means
 exactly the game the writer played.
 
-Regenerate the committed records (tests/golden/quasrain/handmade/) with::
+Records of a server version that departed from the rulebook (``Plan.options``, e.g. the £14
+Manufacturer IV of ``options.played_costs``) go to ``handmade/as-played/``.
+
+Regenerate the committed records (tests/golden/quasrain/handmade/ and its as-played/) with::
 
     PYTHONPATH=$PWD python tests/quasrain_writer.py tests/golden/quasrain/handmade
 """
@@ -32,7 +35,13 @@ from brass_stats.engine.resources import MARKET, MERCHANT
 from brass_stats.engine.turn import apply_action
 from brass_stats.errors import IllegalAction
 from brass_stats.log.format import GameLog
-from brass_stats.log.quasrain import QuasrainPolicy, chance_from_reconstruction, map_action, tables
+from brass_stats.log.quasrain import (
+    OLDER_SERVER_PRICES,
+    QuasrainPolicy,
+    chance_from_reconstruction,
+    map_action,
+    tables,
+)
 from brass_stats.log.quasrain_setup import CardPlay, DealFollower, unshuffled_deck
 from brass_stats.replay import Replay
 
@@ -52,9 +61,11 @@ class Plan:
     scout_reversed: bool = False  # list a scout's cards against hand order (the importer must not care)
     p_prefer: float = 0.5  # how often a preferred action is taken when one is legal
     p_random: float = 0.15  # how often a random action is taken instead of the greedy bot's
+    options: dict[str, Any] = field(default_factory=dict)  # the log options the server played by
 
 
 GREEDY = GreedyBot()
+OLDER_SERVER = {"played_costs": dict(OLDER_SERVER_PRICES)}  # the server version that charged £14 for Manufacturer IV
 DEFAULT_WEIGHTS = {"sell": 6, "build": 4, "network": 3, "develop": 2, "loan": 1, "scout": 1, "pass": 0.2}
 
 
@@ -162,7 +173,7 @@ def write(plan: Plan) -> tuple[dict[str, Any], GameLog]:
     policy = QuasrainPolicy()
 
     def start(chance: dict[str, Any], steps: list[Action]) -> Replay:
-        r = Replay(GameLog(players=tuple(names), chance=chance), policy=policy, keep_states=False)
+        r = Replay(GameLog(players=tuple(names), chance=chance, options=plan.options), policy=policy, keep_states=False)
         for s in steps:
             r.push(s)
         return r
@@ -218,7 +229,9 @@ def write(plan: Plan) -> tuple[dict[str, Any], GameLog]:
         "seats": [{"seat": i, "nickname": n, "isAI": False} for i, n in enumerate(names)],
         "actions": entries,
     }
-    log = GameLog(players=tuple(names), chance=replay.log.chance, actions=[s.action for s in replay.steps])
+    log = GameLog(
+        players=tuple(names), chance=replay.log.chance, actions=[s.action for s in replay.steps], options=plan.options
+    )
     return record, log
 
 
@@ -253,14 +266,21 @@ PLANS = [
 ]
 
 
+# Records of a server that departed from the rulebook (in as-played/): the older version that charged £14
+# for Manufacturer IV; its later turn order follows the £14 (at £8 the record fails at seq 26).
+AS_PLAYED_PLANS = [
+    Plan("hand2m14", 2, 8, 1, prefer=_is_manufacturer, explicit=lambda i: False, options=OLDER_SERVER),
+]
+
+
 def main(out: str) -> None:
-    out_dir = Path(out)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for plan in PLANS:
-        record, _ = write(plan)
-        path = out_dir / f"{plan.name}.record.json"
-        path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(path, len(record["actions"]), "actions")
+    for plans, out_dir in ((PLANS, Path(out)), (AS_PLAYED_PLANS, Path(out) / "as-played")):
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for plan in plans:
+            record, _ = write(plan)
+            path = out_dir / f"{plan.name}.record.json"
+            path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+            print(path, len(record["actions"]), "actions")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,18 @@ import duckdb
 import pytest
 from click.testing import CliRunner
 from conftest import convert_golden
-from helpers import act, fresh, give, place_link, place_tile, rule_of, set_markets, to_rail_era
+from helpers import (
+    act,
+    clear_mat_below,
+    fresh,
+    give,
+    place_link,
+    place_tile,
+    rule_of,
+    set_markets,
+    set_money,
+    to_rail_era,
+)
 from lancashire_helpers import fresh as lancashire_fresh
 from lancashire_helpers import to_rail_era as lancashire_rail_era
 
@@ -37,7 +48,7 @@ def deviations_of(g: GameState, action: Network | Build | Develop, policy: AsPla
 
 
 def test_as_played_rules_are_the_source_priority_rules_and_the_link_limit() -> None:
-    assert {"coal.closest_mine", "iron.works_first", "network.link_tiles"} == AS_PLAYED_RULES
+    assert {"coal.closest_mine", "iron.works_first", "network.link_tiles", "build.cost"} == AS_PLAYED_RULES
     assert STRICT.tolerates == frozenset() and FirstOptionPolicy().tolerates == frozenset()
     doc = (Path(__file__).parents[1] / "docs" / "rules-decisions.md").read_text(encoding="utf-8")
     section = doc.split("## Games as played", 1)[1].split("\n## ", 1)[0]
@@ -105,6 +116,52 @@ def test_network_link_tiles_is_a_rules_option() -> None:
     for bad in (0, -1, "14", True, None):
         with pytest.raises(LogFormatError, match="link_tiles"):
             Replay(GameLog.new(["Ann", "Bob"], seed=3, options={"link_tiles": bad}))
+
+
+# -- a tile price other than the printed one (options.played_costs) -------------------------------
+
+
+def _manufacturer_iv(played: dict[str, int] | None) -> tuple[GameState, Build]:
+    """Seat 0 about to build its Manufacturer IV in Birmingham (printed: £8 and 1 iron from the market)."""
+    g = fresh(2)
+    if played is not None:
+        g.options = {"played_costs": played}
+    clear_mat_below(g, 0, "manufacturer", 4)
+    give(g, 0, "loc:birmingham")
+    set_money(g, 0, 30)
+    return g, Build(0, "loc:birmingham", "manufacturer", "birmingham", 1, iron=("market",))
+
+
+def test_build_cost_a_played_price_is_refused_strictly_and_charged_as_played() -> None:
+    g, build = _manufacturer_iv(None)
+    iron = g.rules.markets["iron"].buy_price(g.iron_market)
+    assert act(g, build).players[0].money == 30 - 8 - iron  # the printed £8
+    g, build = _manufacturer_iv({"manufacturer.4": 14})
+    assert rule_of(g, build) == "build.cost"
+    new, _, found = deviations_of(g, build)
+    assert new.players[0].money == 30 - 14 - iron
+    assert found == [
+        (
+            "build.cost",
+            "manufacturer level 4 costs £8 as printed; the game as played charged £14 (options.played_costs)",
+        )
+    ]
+    g, build = _manufacturer_iv({"manufacturer.5": 14})  # another tile's price changes nothing here
+    assert deviations_of(g, build)[0].players[0].money == 30 - 8 - iron and deviations_of(g, build)[2] == []
+    g, build = _manufacturer_iv({"manufacturer.4": 14})
+    set_money(g, 0, 8 + iron)  # enough at the printed price, not at the played one
+    assert rule_of(g, build, AS_PLAYED) == "money.afford"
+
+
+def test_build_cost_played_costs_option_is_checked() -> None:
+    ok = GameLog.new(["Ann", "Bob"], seed=3, options={"played_costs": {"manufacturer.4": 14}})
+    assert Replay(GameLog.loads(ok.dumps())).state.options == {"played_costs": {"manufacturer.4": 14}}
+    for bad in ({"manufacturer.9": 14}, {"manufacturer.4": 99}, {"manufacturer.4": -1}, {"manufacturer": 14}, {}, 14):
+        with pytest.raises(LogFormatError, match="played_costs"):
+            Replay(GameLog.new(["Ann", "Bob"], seed=3, options={"played_costs": bad}))
+    for bad in ({"manufacturer.4": "14"}, {"mill.4": 14}, {}):
+        with pytest.raises(LogFormatError, match="played_costs"):
+            GameLog.loads(replace(ok, options={"played_costs": bad}).dumps())
 
 
 # -- source priority ---------------------------------------------------------------------------

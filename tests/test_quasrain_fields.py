@@ -1,4 +1,4 @@
-"""Every field the server writes (../shared/real-games/README.md, "Newer record fields"), unknown
+"""Every field the server writes (docs/importing.md section 3, "Newer records state more"), unknown
 fields refused, and the server's iron order for a two-tile Develop."""
 
 from __future__ import annotations

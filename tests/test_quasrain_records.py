@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 from conftest import GOLDEN
-from quasrain_writer import PLANS, features, write
+from quasrain_writer import AS_PLAYED_PLANS, PLANS, features, write
 
 from brass_stats.engine.actions import Build
+from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.log.format import GameLog
 from brass_stats.log.quasrain import convert, convert_files
 from brass_stats.log.quasrain_setup import canal_era_actions
@@ -26,7 +27,8 @@ from brass_stats.rules_data import BIRMINGHAM
 
 HANDMADE = GOLDEN / "handmade"
 RECORDS = sorted(HANDMADE.glob("*.record.json"))
-FULL_GAME = {2: 78, 3: 105, 4: 124}  # actions in a complete game (server-setup.md 6.4)
+AS_PLAYED_DIR = HANDMADE / "as-played"  # records of a server that departed from the rulebook
+FULL_GAME = {2: 78, 3: 105, 4: 124}  # actions in a complete game (docs/importing.md 2.6)
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -81,7 +83,7 @@ def test_a_record_written_again_is_the_committed_one_and_converts_to_the_writers
 
 @pytest.mark.parametrize("name", ["hand2m", "hand3m"])
 def test_manufacturer_iv_costs_its_printed_8_pounds(name: str) -> None:
-    """The server's audited scores use the printed £8 (../shared/real-games/README.md); £14 changes the game."""
+    """The server's audited scores use the printed £8 (docs/importing.md, "Manufacturer IV"); £14 changes the game."""
     assert BIRMINGHAM.level("manufacturer", 4).cost_money == 8
     log = convert_files(HANDMADE / f"{name}.record.json")
     assert "tile_overrides" not in log.options
@@ -115,3 +117,41 @@ def test_record_stopping_at_the_canal_era_end_has_the_rail_deal_but_not_the_rail
         "the Rail Era turn order: the record stops before every seat acted in the Rail Era"
     ]
     assert replay(log).state.era == "rail"
+
+
+# -- a server version that charged £14 for Manufacturer IV ---------------------------------------
+
+
+def test_a_record_of_the_server_that_charged_14_for_manufacturer_iv_converts_as_played() -> None:
+    """The record's later turn order follows the £14 (at £8 it fails at seq 26, "it is player 1's
+    turn"): the converter finds the price, states it in options.played_costs and lists the build as a
+    build.cost departure; as played, the log replays to the scores of the game the record holds."""
+    plan = next(p for p in AS_PLAYED_PLANS if p.name == "hand2m14")
+    record, played = write(plan)
+    assert record == _load(AS_PLAYED_DIR / "hand2m14.record.json")
+    log = convert_files(AS_PLAYED_DIR / "hand2m14.record.json")
+    assert log.options == {"played_costs": {"manufacturer.4": 14}}
+    assert log.actions == played.actions
+    again = GameLog.loads(log.dumps())
+    as_played = replay(again, AS_PLAYED)
+    assert as_played.error is None and as_played.finished
+    manufacturer_iv = {"industry": "manufacturer", "level": 4}
+    (i,) = [
+        s.index
+        for s in as_played.steps
+        for e in s.effects
+        if e.kind == "build" and manufacturer_iv.items() <= e.detail.items()
+    ]
+    message = "manufacturer level 4 costs £8 as printed; the game as played charged £14 (options.played_costs)"
+    assert log.departures == as_played.deviations == [{"action_index": i, "rule": "build.cost", "message": message}]
+    assert [s.vp for s in as_played.standings()] == [s.vp for s in replay(played, AS_PLAYED).standings()]
+    strict = replay(again)
+    assert strict.error is not None and (strict.error.index, strict.error.rule) == (i, "build.cost")
+    at_8 = replay(replace(again, options={}))
+    assert at_8.error is not None and at_8.error.rule == "turn.order"  # the record needs the £14
+
+
+@pytest.mark.parametrize("name", ["hand2m", "hand3m"])
+def test_a_record_of_the_printed_price_converts_at_8_pounds_with_no_departure(name: str) -> None:
+    log = convert_files(HANDMADE / f"{name}.record.json")
+    assert log.options == {} and log.departures == []

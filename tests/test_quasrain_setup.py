@@ -1,21 +1,25 @@
 """Rebuilding a BrassBirmingham server game's chance outcomes from its record alone.
 
-Expected values are the test vectors of ../shared/real-games/server-setup.md
-(checked there against the server's own code) and the setup files that server's
-engine produced for the golden games, never outputs of this code.
+Expected values are test vectors checked against the server's own code (docs/importing.md,
+section 2) and the setup files that server's engine produced for the golden games, never outputs
+of this code.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from conftest import GOLDEN
 from test_golden_games import PUBLISHED
 
+from brass_stats.cli import main
 from brass_stats.engine.policy import AS_PLAYED
+from brass_stats.log.format import GameLog
 from brass_stats.log.quasrain import ConversionError, convert, convert_files, rebuild_setup
 from brass_stats.log.quasrain_setup import (
     Mulberry32,
@@ -39,7 +43,7 @@ def _raw(name: str) -> tuple[dict[str, Any], dict[str, Any]]:
     )
 
 
-# -- the generator (server-setup.md 2.5) ----------------------------------------------
+# -- the generator (docs/importing.md 2.1) ---------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -301,3 +305,44 @@ def test_golden_record_alone_replays_to_the_setup_files_rail_era_economy(name: s
     assert [p.income_space for p in start.players] == rail["incomeSpace"]
     assert [start.income_level(p.seat) for p in start.players] == rail["incomeLevel"]
     assert (start.era, start.round) == (rail["era"], rail["round"])
+
+
+# -- published scores a log cannot declare -----------------------------------------------------
+
+
+def test_a_negative_published_score_converts_the_game_and_says_it_was_not_kept(tmp_path: Path) -> None:
+    """The server let VP go below 0 and published it; a declared VP may not be below 0. The game
+    converts, keeps the other published values as its declared result, and lists the one it dropped."""
+    record, setup = _raw("wq9gs6-2p")
+    scores = setup["scores"]["officialRulesEngine_d3d2697_fromYuiffyAudit"]
+    scores["finalScores"] = [214, -3]  # seat 0 one below the replay, seat 1 below zero
+    log = convert(record, setup, "r.record.json", "s.setup.json")
+    assert log.result is not None and log.result["final"] == [{"seat": 0, "vp": 214}]
+    assert log.result["rail_era_start"]["vp"] == [41, 48]  # the canal scores are kept
+    assert log.source is not None
+    (dropped,) = log.source["published_not_kept"]
+    assert dropped["field"] == "setup.scores.officialRulesEngine_d3d2697_fromYuiffyAudit.finalScores[1]"
+    assert dropped["published"] == -3 and "below 0" in dropped["why"]
+    again = GameLog.loads(log.dumps())  # a valid log
+    assert again.source == log.source
+    r = replay(again, AS_PLAYED)
+    assert r.check_result() == ["seat 0 vp: declared 214, replayed 215"]  # the kept values are checked
+    path = tmp_path / "game.json"
+    log.save(path)
+    res = CliRunner().invoke(main, ["validate", str(path)])
+    assert res.exit_code == 1 and "declared 214, replayed 215" in res.output
+
+
+def test_convert_with_a_setup_whose_every_final_score_is_negative(tmp_path: Path) -> None:
+    record, setup = _raw("wq9gs6-2p")
+    setup["scores"]["officialRulesEngine_d3d2697_fromYuiffyAudit"]["finalScores"] = [-1, -2]
+    bad = tmp_path / "neg.setup.json"
+    bad.write_text(json.dumps(setup))
+    out = tmp_path / "game.json"
+    args = ["convert", "quasrain", str(GOLDEN / "wq9gs6-2p.record.json"), "--setup", str(bad), "--out", str(out)]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    log = GameLog.load(out)
+    assert log.result is not None and "final" not in log.result and "rail_era_start" in log.result
+    assert log.source is not None and [d["published"] for d in log.source["published_not_kept"]] == [-1, -2]
+    assert replay(log).check_result() == []  # the rail-era checkpoint still agrees

@@ -6,7 +6,7 @@ from ..errors import IllegalAction
 from ..rules_data import WILD_INDUSTRY, WILD_LOCATION, Location, Slot, card_industries, card_location
 from .actions import Build
 from .board import connected_to_trade, network
-from .policy import SLOT, ChoicePolicy, decide
+from .policy import SLOT, ChoicePolicy, decide, depart
 from .resources import consume_coal, consume_iron, flip, spend
 from .state import Effect, GameState, Tile, new_effect
 
@@ -253,7 +253,10 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
         coal, coal_cost = consume_coal(state, seat, (a.location,), info.cost_coal, a.coal, policy, "build")
     if info.cost_iron or a.iron is not None:
         iron, iron_cost = consume_iron(state, seat, info.cost_iron, a.iron, policy, "build")
-    spend(state, seat, info.cost_money + coal_cost + iron_cost, "build", f"building {a.industry} level {level}")
+    cost = info.cost_money
+    if played := state.options.get("played_costs"):  # a game as played, its server's price (rarely set)
+        cost = played_cost(state, seat, a.industry, level, cost, played, policy)
+    spend(state, seat, cost + coal_cost + iron_cost, "build", f"building {a.industry} level {level}")
     p = state.players[seat] if state._owned >> seat & 1 else state.player_mut(seat)  # player_mut, inlined (hot)
     p.take_from_mat(a.industry, level)
     tile = Tile(seat, a.industry, level, info.resources_on_build(state.era))
@@ -269,6 +272,23 @@ def apply_build(state: GameState, a: Build, policy: ChoicePolicy) -> Build:
     if slot == a.slot and coal_out == a.coal and iron_out == a.iron:
         return a  # every choice stated as made (a log written by this engine): no new action to make
     return Build(seat, a.card, a.industry, a.location, slot, coal_out, iron_out, a.second_card)
+
+
+def played_cost(
+    state: GameState, seat: int, industry: str, level: int, printed: int, played: dict[str, int], policy: ChoicePolicy
+) -> int:
+    """The money a tile costs in a game as played (``options.played_costs``): a price other than the
+    printed one breaks ``build.cost``, which only a policy that tolerates it accepts (recorded)."""
+    price = played.get(f"{industry}.{level}", printed)
+    if price != printed:
+        error = IllegalAction(
+            "build.cost",
+            f"{industry} level {level} costs £{printed} as printed; the game as played charged £{price} "
+            "(options.played_costs)",
+            player=seat,
+        )
+        depart(policy, state, error, "build")
+    return price
 
 
 def _sell_to_market(state: GameState, ref: str, tile: Tile) -> None:

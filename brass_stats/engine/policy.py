@@ -11,15 +11,15 @@ branches on "strict" or "lenient".
 * Importers of other formats subclass :class:`ChoicePolicy` to reproduce how
   that source chose (see :mod:`brass_stats.log.quasrain`).
 * :data:`AS_PLAYED` (``--as-played``) also accepts a *stated* choice that breaks
-  only one of :data:`AS_PLAYED_RULES` (a source-priority rule, or the link-tile
-  limit): the engine applies it as stated and records a ``deviation`` effect
-  (rule id and message) instead of raising. Every other broken rule still
-  raises. See docs/rules-decisions.md ("Games as played").
+  only one of :data:`AS_PLAYED_RULES` (a source-priority rule, the link-tile
+  limit, or a price the log states in ``options.played_costs``): the engine
+  applies it as stated and records a ``deviation`` effect (rule id and message)
+  instead of raising. Every other broken rule still raises. See docs/rules-decisions.md ("Games as played").
 
 >>> STRICT.choose("coal source", ["dudley:0"], context={})
 'dudley:0'
 >>> sorted(AS_PLAYED.tolerates)
-['coal.closest_mine', 'iron.works_first', 'network.link_tiles']
+['build.cost', 'coal.closest_mine', 'iron.works_first', 'network.link_tiles']
 """
 
 from __future__ import annotations
@@ -41,8 +41,11 @@ BONUS_DEVELOP = "industry for the Gloucester develop bonus"
 SHORTFALL_TILE = "tile to remove for the shortfall"
 LOAN_AMOUNT = "loan amount"
 
-AS_PLAYED_RULES: frozenset[str] = frozenset({"coal.closest_mine", "iron.works_first", "network.link_tiles"})
-"""Rules a game as played may break (the source-priority rules, and the link-tile limit), each break recorded."""
+AS_PLAYED_RULES: frozenset[str] = frozenset(
+    {"coal.closest_mine", "iron.works_first", "network.link_tiles", "build.cost"}
+)
+"""Rules a game as played may break (the source-priority rules, the link-tile limit, and a tile price other
+than the printed one that the log states in ``options.played_costs``), each break recorded."""
 
 
 class ChoicePolicy:

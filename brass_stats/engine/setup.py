@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..errors import LogFormatError
-from ..rules_data import BIRMINGHAM, RulesData
+from ..rules_data import BIRMINGHAM, RulesData, override_range
 from .state import GameState, MerchantSpace, Player
 
 MASK64 = (1 << 64) - 1
@@ -288,7 +288,7 @@ def distant_market_tiles(rules: RulesData, players: int, options: Mapping[str, A
 
 
 def check_options(rules: RulesData, players: int, options: Mapping[str, Any]) -> None:
-    unknown = set(options) - GAME_OPTIONS - {"tile_overrides", "link_tiles"}
+    unknown = set(options) - GAME_OPTIONS - {"tile_overrides", "link_tiles", "played_costs"}
     if unknown:
         raise LogFormatError(f"unknown option(s): {', '.join(sorted(unknown))}")
     for key in GAME_OPTIONS & set(options):
@@ -301,6 +301,23 @@ def check_options(rules: RulesData, players: int, options: Mapping[str, Any]) ->
     limit = options.get("link_tiles", 14)
     if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
         raise LogFormatError("option 'link_tiles' (link tiles per player) must be a positive integer")
+    if "played_costs" in options:
+        check_played_costs(rules, options["played_costs"])
+
+
+def check_played_costs(rules: RulesData, played: Any) -> None:
+    """``options.played_costs``: ``"industry.level"`` -> the £ a game as played charged for that tile,
+    within the range of a ``cost_money`` tile override."""
+    if not isinstance(played, dict) or not played:
+        raise LogFormatError("option 'played_costs' must map 'industry.level' to a price in £")
+    low, high = override_range(rules, "cost_money")
+    for key, price in played.items():
+        industry, _, level = str(key).partition(".")
+        levels = rules.industries.get(industry, ())
+        if not isinstance(key, str) or not level.isdecimal() or all(lv.level != int(level) for lv in levels):
+            raise LogFormatError(f"option 'played_costs': unknown tile {key!r} (expected industry.level)")
+        if not isinstance(price, int) or isinstance(price, bool) or not low <= price <= high:
+            raise LogFormatError(f"option 'played_costs': {key!r} must be a price of £{low} to £{high}")
 
 
 def new_game(

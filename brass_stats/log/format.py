@@ -34,7 +34,9 @@ from .limits import Limits, env_name
 PLAYABLE_EDITIONS: tuple[str, ...] = ("birmingham", "lancashire")
 FORMAT_NAME = "brass-stats-log"
 FORMAT_VERSION = 1
-OPTION_KEYS = frozenset({"tile_overrides", "virtual_link", "classic_deck", "introductory", "link_tiles"})
+OPTION_KEYS = frozenset(
+    {"tile_overrides", "virtual_link", "classic_deck", "introductory", "link_tiles", "played_costs"}
+)
 TOP_LEVEL_KEYS = frozenset(
     {"format", "format_version", "edition", "players", "options", "chance", "source", "actions", "result"}
 )

@@ -18,10 +18,9 @@ log replays under the strict rule that ambiguous choices are stated.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -32,20 +31,20 @@ from ..engine.resources import MARKET, MERCHANT
 from ..engine.state import GameState
 from ..engine.turn import tile_sale_value
 from ..errors import IllegalAction, LogFormatError
-from ..replay import Replay
 from .format import GameLog, parse_json
-from .quasrain_departures import departures, rail_coal_choice
-from .quasrain_setup import CardPlay, ConversionError, Reconstruction, brief, check_setup_file, reconstruct
+from .quasrain_departures import PlayedGame, rail_coal_choice
+from .quasrain_setup import (
+    CardPlay,
+    ConversionError,
+    Reconstruction,
+    brief,
+    check_setup_file,
+    declared_result,
+    reconstruct,
+    tables,
+)
 
 T = TypeVar("T")
-
-
-@cache
-def tables() -> dict[str, Any]:
-    """The identifier tables (server id -> project id), shipped as package data."""
-    text = resources.files(__package__).joinpath("quasrain_tables.json").read_text("utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
 
 
 @cache
@@ -62,7 +61,7 @@ def _server_sort_key(ref: str) -> tuple[str, int]:
 class QuasrainPolicy(ChoicePolicy):
     """The fixed order in which the server filled choices that a record leaves out.
 
-    See ``tests/golden/quasrain/README.md`` ("Choices a record leaves out").
+    See docs/importing.md, "Choices a record leaves out".
     ``merchant_beer`` maps a sold tile to the record's ``useMerchantBeer`` flag
     for the action being converted.
     """
@@ -384,52 +383,6 @@ def chance_from_reconstruction(rebuilt: Reconstruction) -> dict[str, Any]:
     return chance
 
 
-AUDITED_SCORES = "officialRulesEngine_d3d2697_fromYuiffyAudit"
-
-
-def declared_result(
-    setup: Mapping[str, Any], record: str = "record", players: int | None = None
-) -> dict[str, Any] | None:
-    """The scores the server published (in a setup file), as a declared result checked on validation."""
-
-    def fail(field: str, msg: str) -> ConversionError:
-        return ConversionError(msg, record=record, field=field)
-
-    def numbers(obj: Mapping[str, Any], key: str, where: str) -> list[int]:
-        v = obj.get(key)
-        if not isinstance(v, list) or not all(_is_int(x) for x in v) or (players is not None and len(v) != players):
-            count = f"{players} " if players is not None else ""
-            raise fail(f"{where}.{key}", f"must be a list of {count}whole numbers, got {brief(v)}")
-        return list(v)
-
-    scores = setup.get("scores")
-    if scores is None:
-        return None
-    if not isinstance(scores, dict):
-        raise fail("setup.scores", f"must be an object, got {brief(scores)}")
-    audited = scores.get(AUDITED_SCORES)
-    if audited is None:
-        return None
-    if not isinstance(audited, dict):
-        raise fail(f"setup.scores.{AUDITED_SCORES}", f"must be an object, got {brief(audited)}")
-    where = f"setup.scores.{AUDITED_SCORES}"
-    out: dict[str, Any] = {
-        "final": [{"seat": i, "vp": vp} for i, vp in enumerate(numbers(audited, "finalScores", where))]
-    }
-    rail = setup.get("railEraStart")
-    if rail is not None:
-        if not isinstance(rail, dict):
-            raise fail("setup.railEraStart", f"must be an object, got {brief(rail)}")
-        # VP at the start of the rail era is the canal-era score; railEraStart's own VP predates the
-        # server's merchant-link fix, its money and income do not depend on it.
-        out["rail_era_start"] = {
-            "vp": numbers(audited, "canalScores", where),
-            "money": numbers(rail, "money", "setup.railEraStart"),
-            "income_level": numbers(rail, "incomeLevel", "setup.railEraStart"),
-        }
-    return out
-
-
 def _player_count(record: Mapping[str, Any], record_name: str) -> int:
     n = record.get("playerCount")
     seats = record.get("seats")
@@ -515,10 +468,11 @@ def convert(record: Any, setup: Any = None, record_name: str = "record", setup_n
     """
     rebuilt = rebuild_setup(record, record_name)
     names = _seat_names(record, rebuilt.players, record_name)
-    result = None
+    result: dict[str, Any] | None = None
+    not_kept: list[dict[str, Any]] = []
     if setup is not None:
         check_setup_file(rebuilt, setup, record_name, setup_name)
-        result = declared_result(setup, record_name, rebuilt.players)
+        result, not_kept = declared_result(setup, record_name, rebuilt.players)
     source: dict[str, Any] = {
         "format": "quasrain",
         "room": _room(record, record_name),
@@ -528,34 +482,21 @@ def convert(record: Any, setup: Any = None, record_name: str = "record", setup_n
     }
     if setup is not None:
         source["setup_checked"] = Path(setup_name).name
+        if not_kept:
+            source["published_not_kept"] = not_kept
     if rebuilt.unknown:
         source["unknown"] = list(rebuilt.unknown)
     bots = _bot_seats(record, names)
     if bots is not None and any(bots):
         source["bots"] = bots
     log = GameLog(players=names, chance=chance_from_reconstruction(rebuilt), result=result, source=source)
-    policy = QuasrainPolicy()
-    try:
-        replay = Replay(log, policy=policy, keep_states=False)
-    except LogFormatError as e:
-        raise ConversionError(e.message, record=record_name, field="setup") from None
-    for i, entry in enumerate(record["actions"]):
-        seq = entry["seq"] if _is_int(entry.get("seq")) else i
-        _settle_shortfalls(replay, record_name, seq)
-        action = map_action(entry, record_name, policy, i)
-        try:
-            replay.push(action)
-        except IllegalAction as e:
-            msg = f"illegal action: {e.message} [{e.rule}]"
-            raise ConversionError(msg, record=record_name, seq=seq, field="action", rule=e.rule) from None
-        except LogFormatError as e:
-            raise ConversionError(e.message, record=record_name, seq=seq) from None
-    _settle_shortfalls(replay, record_name, None)
-    log.actions = [s.action for s in replay.steps]
-    found = departures(replay)
-    if found:
+    game, error = _play(record, log, record_name)
+    if error is not None:
+        game = _at_older_prices(record, log, record_name, game, error)
+    log.actions = game.actions
+    if game.departures:
         assert log.source is not None
-        log.source["departures"] = found
+        log.source["departures"] = game.departures
     try:  # what the importer writes, the strict reader must read (names, published scores in range)
         GameLog.from_json(log.to_json())
     except LogFormatError as e:
@@ -565,13 +506,66 @@ def convert(record: Any, setup: Any = None, record_name: str = "record", setup_n
     return log
 
 
-def _settle_shortfalls(replay: Replay, record: str, seq: Any) -> None:
+OLDER_SERVER_PRICES = {"manufacturer.4": 14}
+"""Tile prices (``industry.level``: £) of an older version of the server, where it departed from the printed
+tile: it charged £14 for Manufacturer IV (printed: £8). See docs/importing.md, "Manufacturer IV"."""
+
+
+def _play(record: Mapping[str, Any], log: GameLog, record_name: str) -> tuple[PlayedGame, ConversionError | None]:
+    """Step the record's actions through the engine, the server's choices filled in: the game, and the
+    error that stopped it (None when every action converted). Raises ConversionError for the setup."""
+    policy = QuasrainPolicy()
+    try:
+        game = PlayedGame(log, policy)
+    except LogFormatError as e:
+        raise ConversionError(e.message, record=record_name, field="setup") from None
+    try:
+        for i, entry in enumerate(record["actions"]):
+            seq = entry["seq"] if _is_int(entry.get("seq")) else i
+            _settle_shortfalls(game, record_name, seq)
+            action = map_action(entry, record_name, policy, i)
+            try:
+                game.push(action)
+            except IllegalAction as e:
+                msg = f"illegal action: {e.message} [{e.rule}]"
+                raise ConversionError(msg, record=record_name, seq=seq, field="action", rule=e.rule) from None
+            except LogFormatError as e:
+                raise ConversionError(e.message, record=record_name, seq=seq) from None
+        _settle_shortfalls(game, record_name, None)
+    except ConversionError as e:
+        return game, e
+    return game, None
+
+
+def _at_older_prices(
+    record: Mapping[str, Any], log: GameLog, record_name: str, failed: PlayedGame, error: ConversionError
+) -> PlayedGame:
+    """A record that fails after building a tile an older server version priced differently: the game
+    converted again at that server's price, kept when every action then converts (the price becomes
+    ``options.played_costs``, and each such build a ``build.cost`` departure). Otherwise ``error`` is raised.
+
+    The price shows in the record's later actions: £6 more spent on a Manufacturer IV changes the next
+    round's turn order (or leaves the seat short of money), so the record fails at £8 and converts at £14.
+    """
+    built = {f"{industry}.{level}" for industry, level in failed.built}
+    prices = {key: price for key, price in OLDER_SERVER_PRICES.items() if key in built}
+    if not prices:
+        raise error
+    options = {**log.options, "played_costs": prices}
+    game, again = _play(record, replace(log, options=options), record_name)
+    if again is not None:
+        raise error
+    log.options = options
+    return game
+
+
+def _settle_shortfalls(game: PlayedGame, record: str, seq: Any) -> None:
     """The server sold tiles for negative income by itself; write those choices as actions."""
-    while replay.state.phase == "shortfall":
-        seat = replay.state.current_player
+    while game.state.phase == "shortfall":
+        seat = game.state.current_player
         assert seat is not None
         try:
-            replay.push(Shortfall(seat))
+            game.push(Shortfall(seat))
         except IllegalAction as e:
             raise ConversionError(f"shortfall before this action: {e.message}", record=record, seq=seq) from None
 

@@ -1,6 +1,6 @@
 """Rebuild a BrassBirmingham (Quasrain-Coder) server game's chance outcomes from its record alone.
 
-Implements ``../shared/real-games/server-setup.md``: one mulberry32 generator,
+Implements the server's deal as docs/importing.md section 2 describes it: one mulberry32 generator,
 seeded from the record's ``seed``, shuffles the deck (then deals hands,
 face-down discards and the draw deck by seat), the merchant tile pool and the
 first turn order; at the end of the Canal Era the same generator, continuing,
@@ -22,10 +22,12 @@ setup file can be checked against it field by field.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from importlib import resources
 from typing import Any, TypeVar
 
 from ..errors import LogFormatError
@@ -70,7 +72,7 @@ def to_uint32(seed: float) -> int:
 
 
 class Mulberry32:
-    """The server's generator; every value is kept unsigned and masked to 32 bits (server-setup.md 2.3)."""
+    """The server's generator; every value is kept unsigned and masked to 32 bits (docs/importing.md 2.1)."""
 
     def __init__(self, seed: float) -> None:
         self.state = to_uint32(seed)
@@ -104,17 +106,19 @@ def shuffle(items: Sequence[T], rng: Mulberry32) -> list[T]:
 
 
 @cache
-def _tables() -> dict[str, Any]:
-    from .quasrain import tables
-
-    return tables()
+def tables() -> dict[str, Any]:
+    """The importer's identifier tables (server id -> project id, the deck and merchant pools), shipped
+    as package data (``quasrain_tables.json``)."""
+    text = resources.files(__package__).joinpath("quasrain_tables.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
 
 
 def unshuffled_deck(players: int) -> list[str]:
-    """The card ids of a ``players``-player deck in the order that goes into the shuffle (section 4)."""
+    """The card ids of a ``players``-player deck in the order that goes into the shuffle (docs/importing.md 2.3)."""
     deck: list[str] = []
     copies: dict[str, int] = {}
-    for group in _tables()["deck_groups"]:
+    for group in tables()["deck_groups"]:
         if players < group["from"]:
             continue
         for _ in range(group["copies"]):
@@ -170,9 +174,9 @@ def _new_game(players: int, seed: float) -> tuple[ServerSetup, Mulberry32]:
     hands = [cards[HAND_SIZE * p : HAND_SIZE * (p + 1)] for p in range(n)]
     discards = cards[HAND_SIZE * n : (HAND_SIZE + 1) * n]
     deck = cards[(HAND_SIZE + 1) * n :]
-    tiles = shuffle(_tables()["merchant_pool"][str(n)], rng)
+    tiles = shuffle(tables()["merchant_pool"][str(n)], rng)
     merchants: dict[str, dict[str, list[Any]]] = {}
-    for m in _tables()["merchant_order"]:
+    for m in tables()["merchant_order"]:
         faces = tiles[: m["spaces"]] if n >= m["from"] else []
         tiles = tiles[len(faces) :]
         merchants[m["location"]] = {"tiles": faces, "barrels": [f != "blank" for f in faces]}
@@ -181,12 +185,12 @@ def _new_game(players: int, seed: float) -> tuple[ServerSetup, Mulberry32]:
 
 
 def new_game(players: int, seed: float) -> ServerSetup:
-    """The server's ``newGame(playerCount, seed)``: deck, merchants and first turn order (sections 2-5)."""
+    """The server's ``newGame(playerCount, seed)``: deck, merchants and first turn order (docs/importing.md 2.1-2.5)."""
     return _new_game(players, seed)[0]
 
 
 def canal_era_actions(players: int) -> int:
-    """How many actions the Canal Era always has: the deck size less the player count (section 6.4)."""
+    """How many actions the Canal Era always has: the deck size less the player count (docs/importing.md 2.6)."""
     return len(unshuffled_deck(players)) - players
 
 
@@ -248,7 +252,7 @@ class DealFollower:
     """Follows every seat's hand (server card ids) through a record's card plays, in order.
 
     At the end of the Canal Era it reshuffles the discard pile with the same
-    generator and deals the Rail Era (section 7). Raises :class:`ConversionError`
+    generator and deals the Rail Era (docs/importing.md 2.7). Raises :class:`ConversionError`
     when a card an action names is not in the acting seat's hand under the
     derived deal (a wrong seed or player count, or a record not from this server).
     """
@@ -292,7 +296,7 @@ class DealFollower:
                     f"({n} players): wrong seed or playerCount, or a card the seat does not hold",
                 )
         self.actors.append(play.player)
-        if len(play.cards) > 1:  # a scout's cards enter the pile in hand order (section 6.3)
+        if len(play.cards) > 1:  # a scout's cards enter the pile in hand order (docs/importing.md 2.6)
             ordered = sorted(play.cards, key=hand.index)
             for card in ordered:
                 hand.remove(card)
@@ -308,7 +312,7 @@ class DealFollower:
                 hand.remove(card)
                 if face(card) not in WILD_KINDS:
                     self.pile.append(card)
-        if i < n or (i - n) % 2 == 1:  # the seat's turn ends: refill to 8 (section 6.4)
+        if i < n or (i - n) % 2 == 1:  # the seat's turn ends: refill to 8 (docs/importing.md 2.6)
             need = max(0, HAND_SIZE - len(hand))
             hand.extend(self.deck[:need])
             del self.deck[:need]
@@ -344,7 +348,7 @@ class DealFollower:
 
 
 def reconstruct(players: int, seed: float, plays: Sequence[CardPlay], record: str = "record") -> Reconstruction:
-    """Every chance outcome fixed by a record's card plays (sections 5-7); see :class:`DealFollower`."""
+    """Every chance outcome fixed by a record's card plays (docs/importing.md 2.3-2.7); see :class:`DealFollower`."""
     follower = DealFollower(players, seed, record)
     for play in plays:
         follower.play(play)
@@ -406,3 +410,64 @@ def check_setup_file(rebuilt: Reconstruction, setup: Any, record: str, setup_nam
 def brief(v: Any, limit: int = 120) -> str:
     text = repr(v)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+AUDITED_SCORES = "officialRulesEngine_d3d2697_fromYuiffyAudit"
+BELOW_ZERO = (
+    "a log declares no VP below 0: under the rulebook a shortfall costs 1 VP per £1 only while VP are left "
+    "(that server went on below 0); the other published values are declared and checked"
+)
+
+
+def declared_result(
+    setup: Mapping[str, Any], record: str = "record", players: int | None = None
+) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """The scores the server published (in a setup file), as a declared result checked on validation,
+    and the published values the log cannot declare (a final VP below 0), each with where and why."""
+
+    def fail(field: str, msg: str) -> ConversionError:
+        return ConversionError(msg, record=record, field=field)
+
+    def numbers(obj: Mapping[str, Any], key: str, where: str) -> list[int]:
+        v = obj.get(key)
+        if (
+            not isinstance(v, list)
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+            or (players is not None and len(v) != players)
+        ):
+            count = f"{players} " if players is not None else ""
+            raise fail(f"{where}.{key}", f"must be a list of {count}whole numbers, got {brief(v)}")
+        return list(v)
+
+    scores = setup.get("scores")
+    if scores is None:
+        return None, []
+    if not isinstance(scores, dict):
+        raise fail("setup.scores", f"must be an object, got {brief(scores)}")
+    audited = scores.get(AUDITED_SCORES)
+    if audited is None:
+        return None, []
+    if not isinstance(audited, dict):
+        raise fail(f"setup.scores.{AUDITED_SCORES}", f"must be an object, got {brief(audited)}")
+    where = f"setup.scores.{AUDITED_SCORES}"
+    final = numbers(audited, "finalScores", where)
+    out: dict[str, Any] = {"final": [{"seat": i, "vp": vp} for i, vp in enumerate(final) if vp >= 0]}
+    not_kept = [
+        {"field": f"{where}.finalScores[{i}]", "published": vp, "why": BELOW_ZERO}
+        for i, vp in enumerate(final)
+        if vp < 0
+    ]
+    if not out["final"]:
+        del out["final"]
+    rail = setup.get("railEraStart")
+    if rail is not None:
+        if not isinstance(rail, dict):
+            raise fail("setup.railEraStart", f"must be an object, got {brief(rail)}")
+        # VP at the start of the rail era is the canal-era score; railEraStart's own VP predates the
+        # server's merchant-link fix, its money and income do not depend on it.
+        out["rail_era_start"] = {
+            "vp": numbers(audited, "canalScores", where),
+            "money": numbers(rail, "money", "setup.railEraStart"),
+            "income_level": numbers(rail, "incomeLevel", "setup.railEraStart"),
+        }
+    return out or None, not_kept
