@@ -22,14 +22,12 @@ from brass_stats.bots.greedy import (
     BoardFacts,
     Evaluator,
     Weights,
-    _board_key,
-    _cards_key,
-    _components,
-    _group_by_board,
     board_values,
     evaluate,
     resource_demand,
 )
+from brass_stats.bots.greedy.board_facts import _components
+from brass_stats.bots.greedy.bot import _board_key, _cards_key, _group_by_board
 from brass_stats.engine.actions import Action, Scout
 from brass_stats.engine.board import distances_from
 from brass_stats.engine.legal import legal_actions

@@ -276,6 +276,20 @@ def test_lancashire_shortfall_tiles_must_be_own_tiles_and_stop_once_covered():
     assert g2.players[0].money == 5
 
 
+def test_lancashire_shortfall_tiles_order_is_no_choice_when_both_tiles_must_go_either_way():
+    """Tiles are removed until the shortfall is covered, "but must stop as soon as you have acquired
+    enough money" (shortfall.tiles): £7 short with tiles worth £6 and £2, neither covers it alone, so both go
+    whichever is first, and the list may be left out (log.choice_stated). £3 short, the £6 tile alone
+    or the £2 tile then the £6 one end differently: the list must be stated."""
+    g = _shortfall_game(money=0, space=3)  # level -7
+    assert g.shortfalls == [(0, 7)]
+    g2, done = apply_action(g, Shortfall(0))
+    assert done.tiles == ("colne:0", "wigan:0")  # board order
+    assert "colne:0" not in g2.tiles and "wigan:0" not in g2.tiles
+    assert g2.players[0].money == 1  # £8 raised, £7 owed: the excess kept
+    assert rule_of(_shortfall_game(), Shortfall(0)) == "log.choice_stated"
+
+
 def test_lancashire_shortfall_tiles_vp_lost_when_no_tile_is_left():
     g = fresh(2)
     set_income_space(g, 0, 2)  # level -8

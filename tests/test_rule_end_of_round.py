@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
+
 import pytest
 from helpers import act, fresh, give, pass_turns, place_link, place_tile, rule_of, set_income_space, set_money
 
-from brass_stats.engine import Build, Loan, Network, Pass, Shortfall, apply_action
-from brass_stats.errors import AmbiguousChoice
+from brass_stats.engine import Build, GameState, Loan, Network, Pass, SeededChance, Shortfall, apply_action, new_game
+from brass_stats.engine.state import Player
+from brass_stats.errors import AmbiguousChoice, IllegalAction
+from brass_stats.rules_data import load_rules
 
 # -- turn order ---------------------------------------------------------------------------------
 
@@ -193,6 +198,93 @@ def test_shortfall_forced_removal_of_every_tile_may_be_left_unstated():
     g2, done = apply_action(g, Shortfall(0))
     assert sorted(done.tiles) == ["birmingham:1", "dudley:0"]
     assert g2.players[0].vp == 1
+
+
+def test_shortfall_tiles_order_is_no_choice_when_both_tiles_must_go_either_way():
+    """Tiles are removed until the shortfall is covered, "but must stop as soon as you have acquired
+    enough money" (shortfall.tiles): £6 short with tiles worth £3 and £4, neither covers it alone, so both go
+    whichever is first. Both orders end in the same state, so the list may be left out
+    (log.choice_stated)."""
+    g = fresh(2)
+    set_income_space(g, 0, 4)  # level -6
+    set_money(g, 0, 0)
+    place_tile(g, "dudley:1", 0, "coal_mine", 2)  # costs £7: worth £3
+    place_tile(g, "birmingham:1", 0, "manufacturer", 1)  # costs £8: worth £4
+    g = pass_turns(g, 2)
+    assert g.shortfalls == [(0, 6)]
+    g2, done = apply_action(g, Shortfall(0))
+    assert done.tiles == ("birmingham:1", "dudley:1")  # board order
+    assert "birmingham:1" not in g2.tiles and "dudley:1" not in g2.tiles
+    assert g2.players[0].money == 1  # £7 raised, £6 owed: the excess kept
+    assert _alike(g2, act(g, Shortfall(0, ("dudley:1", "birmingham:1"))))
+
+
+# tiles by what they raise when removed (half their cost), on their own slots
+_TILES = {
+    "birmingham": [
+        ("dudley:0", "coal_mine", 1),  # £2
+        ("dudley:1", "coal_mine", 2),  # £3
+        ("birmingham:1", "manufacturer", 1),  # £4
+        ("worcester:0", "cotton_mill", 1),  # £6
+    ],
+    "lancashire": [
+        ("wigan:0", "coal_mine", 1),  # £2
+        ("wigan:1", "coal_mine", 2),  # £3
+        ("lancaster:0", "port", 1),  # £3
+        ("colne:0", "cotton_mill", 1),  # £6
+    ],
+}
+
+
+def _alike(a: GameState, b: GameState) -> bool:
+    """The same state: every compared field but the caches and the effects recorded (players by value)."""
+    skip = {"cache", "place_cache", "link_cache", "effects"}
+
+    def value(state: GameState, name: str) -> object:
+        if name == "players":
+            return [[getattr(p, slot) for slot in Player.__slots__] for p in state.players]
+        return getattr(state, name)
+
+    return all(value(a, f.name) == value(b, f.name) for f in dataclasses.fields(a) if f.compare and f.name not in skip)
+
+
+@pytest.mark.parametrize("edition", ["birmingham", "lancashire"])
+def test_log_choice_stated_shortfall_tiles_left_out_exactly_when_every_allowed_way_ends_alike(edition):
+    """A choice may be left out exactly when every way the rules allow ends in the same state
+    (log.choice_stated). For debts of £1 to £10 and two or three own tiles, every order of every
+    set of the tiles is tried through the engine, stated (shortfall.tiles); the list left out is
+    accepted exactly when the accepted ones all end alike, and then ends that way."""
+    rules = load_rules(edition)
+    checked = {True: 0, False: 0}
+    for k in (2, 3):
+        for tiles in itertools.combinations(_TILES[edition], k):
+            for debt in range(1, 11):
+                g = new_game(["Ann", "Bob"], SeededChance(0), rules)
+                g.turn_order = [0, 1]
+                set_income_space(g, 0, 10 - debt)  # level -debt
+                set_money(g, 0, 0)
+                g.players[0].vp = 20
+                for ref, industry, level in tiles:
+                    place_tile(g, ref, 0, industry, level)
+                g = pass_turns(g, 2)
+                assert g.shortfalls == [(0, debt)]
+                ends: list[GameState] = []
+                refs = [ref for ref, _, _ in tiles]
+                for n in range(1, k + 1):
+                    for order in itertools.permutations(refs, n):
+                        try:
+                            after = act(g, Shortfall(0, order))
+                        except IllegalAction:
+                            continue
+                        if not any(_alike(after, e) for e in ends):
+                            ends.append(after)
+                assert ends, "some way is always allowed"
+                if len(ends) == 1:
+                    assert _alike(act(g, Shortfall(0)), ends[0]), (tiles, debt)
+                else:
+                    assert rule_of(g, Shortfall(0)) == "log.choice_stated", (tiles, debt)
+                checked[len(ends) == 1] += 1
+    assert checked[True] and checked[False]
 
 
 def test_shortfall_vp_never_below_zero():

@@ -2,8 +2,8 @@
 
 The chance outcomes of seeded games are re-derived here from section 9 ("The seeded PRNG,
 exactly"), with nothing from brass_stats but the shipped rules data JSON, and compared with what
-the engine dealt. The shortfall boundary of section 5 (tiles worth exactly the debt) is tested
-against the spec's words too.
+the engine dealt. The shortfall boundary of section 5 (when every tile must go, in any order) is
+tested against the spec's words too.
 """
 
 from __future__ import annotations
@@ -161,7 +161,7 @@ def test_a_seeded_games_chance_follows_the_spec_word_for_word(name: str) -> None
         assert rail.dcm_pile == want["dcm_rail"]
 
 
-# -- shortfall: "one tile, or the debt needs every tile" ----------------------------------------------
+# -- shortfall: "one tile, or every tile goes in any order" ----------------------------------------
 
 
 def short_by(debt_minus_tiles: int) -> Any:
@@ -197,12 +197,21 @@ def test_shortfall_tiles_worth_less_than_the_debt_may_be_left_unstated() -> None
     assert g2.tiles == {}
 
 
-def test_shortfall_tiles_worth_more_than_the_debt_must_be_stated() -> None:
-    g = short_by(-1)  # £5 owed, £6 of tiles: which goes first is a choice
+def test_shortfall_tiles_worth_more_than_the_debt_may_be_left_unstated_when_every_tile_must_go() -> None:
+    # £5 owed, tiles worth £2 and £4: neither covers it alone, so both go whichever is first
+    g = short_by(-1)
+    g2, done = apply_action(g, Shortfall(0))
+    assert sorted(done.tiles or ()) == ["birmingham:1", "dudley:0"]
+    assert g2.tiles == {} and g2.players[0].money == 1
+
+
+def test_shortfall_tiles_worth_more_than_the_debt_must_be_stated_when_the_ways_differ() -> None:
+    g = short_by(-2)  # £4 owed: the £4 tile alone, or the £2 tile then the £4 one
     with pytest.raises(AmbiguousChoice):
         apply_action(g, Shortfall(0))
 
 
 def test_the_spec_says_the_list_may_be_omitted_when_every_tile_must_go() -> None:
     text = " ".join(DOC.split())
-    assert "the tiles are worth no more than the debt (exactly the debt included): every tile must go" in text
+    assert "When every tile must go whatever the order, `tiles` may be omitted" in text
+    assert "all the tiles but the cheapest are worth less than the debt" in text

@@ -4,8 +4,10 @@ Leniency is this one object, passed to the engine; nothing else in the code
 branches on "strict" or "lenient".
 
 * :data:`STRICT` accepts an omitted choice only when the rules leave exactly
-  one option (the log format's rule), and otherwise raises
-  :class:`~brass_stats.errors.AmbiguousChoice`.
+  one option, and otherwise raises :class:`~brass_stats.errors.AmbiguousChoice`.
+  (The log format's rule is that every way the rules allow ends in the same
+  state: the engine fills in, without asking the policy, the order of a
+  shortfall's tiles when every tile must go.)
 * :data:`FIRST_OPTION` takes the first option in the engine's canonical order
   (closest first, then location and slot order). Useful for quick what-ifs.
 * Importers of other formats subclass :class:`ChoicePolicy` to reproduce how

@@ -3,6 +3,9 @@
 Each ``consume_*`` function checks a stated list of sources against the rules
 cube by cube (the options can change as mines run dry), or asks the choice
 policy when the action left the sources out. It returns the sources used.
+
+Its fast twin is :class:`~brass_stats.engine.legal.probe.Draw` (closest-mine order, market price
+and trade reach on counters), held equal by ``tests/test_legal_reference.py``.
 """
 
 from __future__ import annotations

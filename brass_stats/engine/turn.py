@@ -186,7 +186,13 @@ def tile_sale_value_of(state: GameState, tile: Tile) -> int:
 
 
 def apply_shortfall(state: GameState, a: Shortfall, policy: ChoicePolicy) -> Shortfall:
-    """Remove own tiles (half their cost each) until the shortfall is covered; then 1 VP per £1 still short."""
+    """Remove own tiles (half their cost each) until the shortfall is covered; then 1 VP per £1 still short.
+
+    A tile list left out is filled in when every way the rules allow ends in the same state. Every
+    tile can begin a way (each raises money), so that is when every way removes every tile: when
+    all the tiles but the cheapest do not cover the debt. They then go in board order; otherwise
+    the policy chooses (the strict one refuses).
+    """
     seat, remaining = state.shortfalls[0]
     p = state.player_mut(seat)
     stated = None if a.tiles is None else list(a.tiles)
@@ -196,7 +202,10 @@ def apply_shortfall(state: GameState, a: Shortfall, policy: ChoicePolicy) -> Sho
         if not own:
             break
         if stated is None:
-            forced = sum(tile_sale_value(state, r) for r in own) <= remaining  # every tile must go
+            values = [tile_sale_value(state, r) for r in own]
+            # all the tiles but the cheapest do not cover the debt: every tile goes whatever the order,
+            # every way ends in the same state, so there is no choice (board order)
+            forced = sum(values) - min(values) < remaining
             ref = (
                 own[0]
                 if forced

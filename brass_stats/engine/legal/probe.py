@@ -1,4 +1,6 @@
-"""What an action would take from the board, worked out without applying it.
+"""Fast twin of consume_coal / consume_iron in engine/resources.py (held equal by tests/test_legal_reference.py).
+
+What an action would take from the board, worked out without applying it.
 
 One :class:`Position` per ``legal_actions`` call gathers the facts every action type asks for
 (the coal mines, iron works and breweries with something left, the player's network, the trade
