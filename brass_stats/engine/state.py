@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..rules_data import IndustryLevel, RulesData
+from .display import draw
 
 if TYPE_CHECKING:
     from .setup import ChanceSource
@@ -245,15 +246,11 @@ class GameState:
             f"{self.action_count} actions taken>"
         )
 
-    def _repr_html_(self) -> str:
-        from ..presentation.notebook import state_html
+    def _repr_html_(self) -> str | None:
+        return draw("state_html", self)  # the board and a player table (see engine/display.py)
 
-        return state_html(self)
-
-    def _repr_svg_(self) -> str:
-        from ..presentation.notebook import board_svg
-
-        return board_svg(self)
+    def _repr_svg_(self) -> str | None:
+        return draw("state_svg", self)
 
     def effect(self, kind: str, seat: int, amount: int, cause: str, **detail: Any) -> None:
         """Record one consequence of the current action (only when recording)."""
@@ -303,9 +300,10 @@ class GameState:
 
     def has_pieces_on_board(self, seat: int) -> bool:
         """An industry tile or a link of the player's on the board (its network is not empty)."""
-        from .board import network
-
-        return bool(network(self, seat))
+        nets: list[frozenset[str]] | None = self.place_cache.get("nets")  # see board.network
+        if nets is not None:
+            return bool(nets[seat])
+        return seat in self.links.values() or any(t.owner == seat for t in self.tiles.values())
 
     def touch_board(self, links: bool = True, placed: bool = True) -> None:
         """Call after any change to tiles or links: drops cached facts about the board.

@@ -15,7 +15,7 @@ import json
 from functools import cache
 from importlib import resources
 
-from ..replay.notation import INDUSTRY_NAME
+from ..rules_data import INDUSTRY_NAME
 
 PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")
 INDUSTRY_LETTER = {

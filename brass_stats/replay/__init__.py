@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.actions import Action
+from ..engine.display import draw
 from ..engine.policy import STRICT, ChoicePolicy
 from ..engine.scoring import Standing, standings
 from ..engine.setup import new_game
@@ -84,10 +85,8 @@ class Replay:
             return f"{head}{done}, finished: {_short(top.name)!r} wins with {top.vp} VP>"
         return f"{head}{done}, not finished>"
 
-    def _repr_html_(self) -> str:
-        from ..presentation.notebook import replay_html
-
-        return replay_html(self)
+    def _repr_html_(self) -> str | None:
+        return draw("replay_html", self)  # the final board and a move list (see engine/display.py)
 
     # -- stepping ------------------------------------------------------------
     def push(self, action: Action) -> Step:
