@@ -19,6 +19,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..codegen import shallow_copier
 from ..rules_data import IndustryLevel, RulesData
 from .display import draw
 
@@ -411,15 +412,6 @@ class GameState:
         return moved
 
 
-def _make_shallow_copy() -> Any:
-    """``_shallow_copy(state)``: a new state whose every field is the same object as ``state``'s (what
-    ``copy.copy`` does, without its generic machinery), written out field by field from the slots."""
-    lines = ["def shallow_copy(self):", "    new = NEW(GameState)"]
-    lines += [f"    new.{name} = self.{name}" for name in GameState.__slots__]
-    lines.append("    return new")
-    namespace: dict[str, Any] = {"NEW": object.__new__, "GameState": GameState}
-    exec("\n".join(lines), namespace)  # noqa: S102 (code made here from the class's own field names)
-    return namespace["shallow_copy"]
-
-
-_shallow_copy = _make_shallow_copy()
+# ``_shallow_copy(state)``: a new state whose every field is the same object as ``state``'s (what
+# ``copy.copy`` does, without its generic machinery), written out field by field from the slots
+_shallow_copy = shallow_copier(GameState)
