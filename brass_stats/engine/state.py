@@ -15,6 +15,7 @@ to a shared cache is true for every state sharing it.
 
 from __future__ import annotations
 
+import copy
 import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -373,6 +374,26 @@ class GameState:
         new.dcm_drawn = list(self.dcm_drawn)
         new.chance = self.chance.copy()
         new.effects = None
+        return new
+
+    def independent_copy(self) -> GameState:
+        """A copy that shares nothing one may change with this state or any other (what
+        :meth:`Replay.state_at <brass_stats.replay.Replay.state_at>` hands out): unlike :meth:`copy`,
+        whose callers keep to the engine's copy-on-write, it has its own tiles, merchant spaces, player
+        mats, options, era boards and (empty) board caches, so even a change made by hand to any of them
+        stays in it. Only the rules data, which nothing changes, is shared.
+        """
+        new = self.copy()
+        for p in new.players:
+            p.mat, p.first_level = dict(p.mat), dict(p.first_level)
+        new.tiles = {ref: t.copy() for ref, t in self.tiles.items()}
+        new.merchant_spaces = [ms.with_beer(ms.beer) for ms in self.merchant_spaces]
+        new.options = copy.deepcopy(self.options)
+        new.era_boards = {
+            era: ({ref: t.copy() for ref, t in tiles.items()}, dict(links))
+            for era, (tiles, links) in self.era_boards.items()
+        }
+        new.cache, new.place_cache, new.link_cache = {}, {}, {}  # filled again on demand, for this state alone
         return new
 
     def successor(self) -> GameState:

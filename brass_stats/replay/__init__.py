@@ -151,11 +151,17 @@ class Replay:
 
     # -- reading ---------------------------------------------------------------
     def state_at(self, index: int) -> GameState:
-        """State after action ``index`` (``-1``: the state before the first action).
+        """State after action ``index`` (``-1``: the state before the first action), yours to change.
 
-        Kept states share what an action did not change with the states around them (players,
-        lists, dicts): read them freely, but change only a ``copy()``, or earlier states change too.
+        It is an independent copy (:meth:`GameState.independent_copy`): changing it, its players, lists
+        or dicts changes neither the replay nor any other state it handed out.
         """
+        return self._state_at(index).independent_copy()
+
+    def _state_at(self, index: int) -> GameState:
+        """The kept state after action ``index`` itself, for the package's own readers, which never
+        change it: it shares what an action did not change (players, lists, dicts) with the states
+        around it, so a change would reach them too."""
         if index < 0:
             return self.initial
         if not self.keep_states:
