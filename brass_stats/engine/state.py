@@ -5,7 +5,9 @@ Each action starts from :meth:`GameState.successor` of the state before it, whic
 everything the engine replaces rather than changes: every list and dict but ``tiles`` (the engine
 puts a new list or dict in place, e.g. ``state.deck = state.deck[n:]``), the chance source, and the
 :class:`Player` records, which the engine changes only through :meth:`GameState.player_mut` (a
-shared player is copied first). :meth:`GameState.copy` shares nothing one may change by hand.
+shared player is copied first). :meth:`GameState.copy`, for look-ahead, shares only what the engine
+replaces rather than changes (the tile and merchant-space records, player mats, options, era boards);
+:meth:`GameState.independent_copy` (what ``Replay.state_at`` hands out) shares nothing one may change.
 Derived facts (who is connected to what) are cached per board version in
 :mod:`brass_stats.engine.board` and never recomputed while the board is unchanged.
 Copies of a state share those caches until one of them changes its board: a change
