@@ -44,19 +44,42 @@ In Jupyter, a state or a replay left at the end of a cell draws the board and a 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from . import validate  # a module you can call: bs.validate(path_or_log) (see validate.validate)
 from .engine.actions import Action
+from .engine.display import register as _register_drawing
 from .engine.policy import AS_PLAYED, STRICT, ChoicePolicy
+from .engine.rulebook import rule_text as _rule_text
 from .engine.state import GameState, Player
-from .errors import BrassError, IllegalAction, LogFormatError
+from .errors import BrassError, IllegalAction, LogFormatError, set_rule_words
 from .log.format import GameLog
 from .replay import Replay, Step
 from .samples import SAMPLES
 from .validate import Validation
+
+# The facade wires what lower layers leave open: the rulebook's words for errors (errors.py sits below
+# the engine), and Jupyter's drawings of states and replays (the engine and the replay sit below the
+# presentation layer, imported only when Jupyter first draws something; see engine/display.py).
+
+
+def _notebook_drawing(name: str) -> Callable[[Any], str]:
+    def drawing(obj: Any) -> str:
+        from .presentation import notebook
+
+        out: str = getattr(notebook, name)(obj)
+        return out
+
+    return drawing
+
+
+set_rule_words(_rule_text)
+for _kind, _name in (("state_html", "state_html"), ("state_svg", "board_svg"), ("replay_html", "replay_html")):
+    _register_drawing(_kind, _notebook_drawing(_name))
+del _kind, _name
 
 try:
     __version__: str = metadata.version("brass-stats")

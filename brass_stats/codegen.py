@@ -11,10 +11,27 @@ imports nothing from the rest of the package and sits below every layer), and co
 What is generated, and for whom:
 
 (the sections below list each generator with the module that uses it)
+
+Engine (``engine.actions``: every action made; ``engine.state``: every state a replay makes):
+
+* :func:`slot_setting_init`: the ``__init__`` of each action class and of ``Sale``, setting each slot
+  through its descriptor instead of the frozen dataclass's ``object.__setattr__`` per field: 0.35
+  instead of 0.60 µs per ``Network``, and ``legal_actions`` makes a few hundred actions per call.
+* :func:`shallow_copier`: ``GameState``'s shallow copy, the first step of ``successor()`` (once per
+  action replayed) and of ``copy()``: each slot assigned by name, as :func:`copy.copy` would without
+  its generic machinery (with the slotted state, which it made possible: replay 6% faster on Python
+  3.11, 11% on 3.12).
+
+Log (``log.schema``, checking every action of every log read):
+
+* :func:`predicate`: the quick test of each action type, one expression written from the log schema,
+  never wider than it, that passes well-formed actions before fastjsonschema's validator (which still
+  decides and words every error): checking a game 0.43-0.50 -> 0.22 ms, loading one 0.89 -> 0.67 ms.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import linecache
 from collections.abc import Callable, Mapping
@@ -49,7 +66,90 @@ def compile_source(source: str, name: str, namespace: Mapping[str, Any], *, orig
 # -- engine ------------------------------------------------------------------
 
 
+def slot_setting_init(cls: type) -> Callable[..., None]:
+    """An ``__init__`` for the frozen, slotted dataclass ``cls`` that sets each slot through its descriptor.
+
+    The dataclass's own ``__init__`` calls ``object.__setattr__`` per field (the class is frozen); this
+    one calls each slot's ``__set__`` directly. Same parameters, defaults and order; instances stay
+    frozen (only ``__init__`` changes). Plain fields only (no ``default_factory``, ``init=False`` or
+    ``kw_only``). The result carries the qualified name and annotations of ``cls.__init__``.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True, slots=True)
+    ... class Point:
+    ...     x: int
+    ...     y: int = 0
+    >>> init = slot_setting_init(Point)
+    >>> import inspect
+    >>> print(inspect.getsource(init), end="")
+    def __init__(self, x, y=_default_y):
+        _set_x(self, x)
+        _set_y(self, y)
+    >>> p = object.__new__(Point); init(p, 3); p
+    Point(x=3, y=0)
+    """
+    namespace: dict[str, Any] = {}
+    params, body = [], []
+    for f in dataclasses.fields(cls):
+        if f.default_factory is not dataclasses.MISSING or not f.init or f.kw_only:
+            raise TypeError(f"{cls.__name__}.{f.name}: only plain fields are supported")
+        namespace[f"_set_{f.name}"] = next(k.__dict__[f.name] for k in cls.__mro__ if f.name in k.__dict__).__set__
+        if f.default is dataclasses.MISSING:
+            params.append(f.name)
+        else:
+            namespace[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        body.append(f"    _set_{f.name}(self, {f.name})")
+    source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body or ["    pass"]) + "\n"
+    init = compile_source(source, "__init__", namespace, origin=f"{cls.__module__}: {cls.__qualname__}.__init__")
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__annotations__ = dict(cls.__dict__["__init__"].__annotations__)
+    return init
+
+
+def shallow_copier(cls: type) -> Callable[[Any], Any]:
+    """``copy(obj)``: a new ``cls`` whose every slot holds the same object as ``obj``'s (what
+    :func:`copy.copy` does, without its generic machinery), written out slot by slot from ``cls.__slots__``.
+
+    >>> class Pair:
+    ...     __slots__ = ("a", "b")
+    >>> copy_pair = shallow_copier(Pair)
+    >>> import inspect
+    >>> print(inspect.getsource(copy_pair), end="")
+    def shallow_copy(self):
+        new = NEW(Pair)
+        new.a = self.a
+        new.b = self.b
+        return new
+    """
+    lines = ["def shallow_copy(self):", f"    new = NEW({cls.__name__})"]
+    lines += [f"    new.{name} = self.{name}" for name in cls.__dict__["__slots__"]]
+    lines.append("    return new")
+    namespace = {"NEW": object.__new__, cls.__name__: cls}
+    return compile_source(
+        "\n".join(lines), "shallow_copy", namespace, origin=f"{cls.__module__}: {cls.__qualname__} copy"
+    )
+
+
 # -- log ---------------------------------------------------------------------
+
+
+def predicate(expression: str, constants: Mapping[str, Any], *, origin: str) -> Callable[[Any], bool]:
+    """``test(v)``: the Python ``expression`` of the value ``v``, as a function (the names it uses
+    besides ``v`` and the builtins are ``constants``).
+
+    >>> small = predicate("type(v) is int and v < _c0", {"_c0": 10}, origin="doctest: small")
+    >>> small(3), small(30), small("3")
+    (True, False, False)
+    >>> import inspect
+    >>> print(inspect.getsource(small), end="")
+    def quick_test(v):
+        return type(v) is int and v < _c0
+    """
+    test: Callable[[Any], bool] = compile_source(
+        f"def quick_test(v):\n    return {expression}\n", "quick_test", constants, origin=origin
+    )
+    return test
 
 
 # -- storage -----------------------------------------------------------------

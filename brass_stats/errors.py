@@ -7,7 +7,23 @@ read as a game; ``IllegalAction`` means it could, but an action breaks a rule
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+
+def _no_rule_words(rule: str, edition: str) -> str:
+    return ""
+
+
+# The words of each rule live in the engine's rulebook, a layer above this module (which imports
+# nothing from the package): the package's facade hands the rulebook's lookup in.
+_rule_words: Callable[[str, str], str] = _no_rule_words
+
+
+def set_rule_words(lookup: Callable[[str, str], str]) -> None:
+    """Let :attr:`IllegalAction.rule_text` read a rule's words with ``lookup(rule_id, edition)``."""
+    global _rule_words
+    _rule_words = lookup
 
 
 class BrassError(Exception):
@@ -47,9 +63,8 @@ class IllegalAction(BrassError):
 
     @property
     def rule_text(self) -> str:
-        from .engine.rulebook import rule_text
-
-        return rule_text(self.rule, self.edition)
+        """The rulebook's words for ``rule`` in ``edition`` (``""`` for an unknown rule id)."""
+        return _rule_words(self.rule, self.edition)
 
     def __str__(self) -> str:
         where = []

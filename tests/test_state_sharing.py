@@ -105,3 +105,49 @@ def test_a_shared_player_is_copied_before_it_changes() -> None:
     assert after.player_mut(other) is after.players[other]  # copied once
     g.player_mut(seat).hand.clear()  # the earlier state copies its own on a change too
     assert after.players[seat].hand
+
+
+def _change_everything(state: GameState) -> None:
+    """Change by hand every part of ``state`` a user may reach: numbers, lists, dicts, players, tiles."""
+    for p in state.players:
+        p.money += 100
+        p.hand.append("loc:dudley")
+        p.discard.clear()
+        p.mat["coal_mine"] = (9, 9, 9, 9)  # a dict of the player's, changed in place
+        p.first_level["coal_mine"] = 7
+    for tile in state.tiles.values():
+        tile.level, tile.resources, tile.flipped = 9, 9, not tile.flipped
+    state.tiles["nowhere:0"] = Tile(0, "coal_mine", 1)
+    for ms in state.merchant_spaces:
+        ms.beer = not ms.beer
+    state.merchant_spaces.append(MerchantSpace("nowhere", 0, "all", frozenset(), True))
+    for era, (tiles, links) in state.era_boards.items():
+        tiles.clear()
+        links[era] = 0
+    state.links["nowhere"] = 0
+    state.wild["wild:location"] = 9
+    state.deck.insert(0, "loc:dudley")
+    state.turn_order.reverse()
+    state.options["changed"] = True
+    state.coal_market = 99
+
+
+def test_state_at_gives_a_state_to_change_without_touching_the_others() -> None:
+    r = Replay(GameLog.load(REPLAYS / "real" / "gm7vza-4p.json"), policy=AS_PLAYED).run()
+    last = len(r.steps) - 1
+    watched = (-1, 9, 10, 11, last)
+    before = {i: snapshot(r.state_at(i)) for i in watched}
+    mine = r.state_at(10)
+    assert mine.players[0].money == r.state_at(10).players[0].money  # the state after action 10, read
+    _change_everything(mine)
+    _change_everything(r.state_at(-1))
+    _change_everything(r.state_at(last))  # has both eras' boards
+    for i in watched:
+        assert snapshot(r.state_at(i)) == before[i], f"the state after action {i} changed"
+        assert snapshot(r.steps[i].state if i >= 0 else r.initial) == before[i]
+    assert snapshot(r.state) == before[last]
+    assert mine.cache is not r.steps[10].state.cache  # its board caches are its own too
+    # the replay goes on from its own states, unchanged
+    assert (
+        r.standings() == Replay(GameLog.load(REPLAYS / "real" / "gm7vza-4p.json"), policy=AS_PLAYED).run().standings()
+    )

@@ -5,7 +5,9 @@ Each action starts from :meth:`GameState.successor` of the state before it, whic
 everything the engine replaces rather than changes: every list and dict but ``tiles`` (the engine
 puts a new list or dict in place, e.g. ``state.deck = state.deck[n:]``), the chance source, and the
 :class:`Player` records, which the engine changes only through :meth:`GameState.player_mut` (a
-shared player is copied first). :meth:`GameState.copy` shares nothing one may change by hand.
+shared player is copied first). :meth:`GameState.copy`, for look-ahead, shares only what the engine
+replaces rather than changes (the tile and merchant-space records, player mats, options, era boards);
+:meth:`GameState.independent_copy` (what ``Replay.state_at`` hands out) shares nothing one may change.
 Derived facts (who is connected to what) are cached per board version in
 :mod:`brass_stats.engine.board` and never recomputed while the board is unchanged.
 Copies of a state share those caches until one of them changes its board: a change
@@ -15,11 +17,14 @@ to a shared cache is true for every state sharing it.
 
 from __future__ import annotations
 
+import copy
 import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..codegen import shallow_copier
 from ..rules_data import IndustryLevel, RulesData
+from .display import draw
 
 if TYPE_CHECKING:
     from .setup import ChanceSource
@@ -245,15 +250,11 @@ class GameState:
             f"{self.action_count} actions taken>"
         )
 
-    def _repr_html_(self) -> str:
-        from ..presentation.notebook import state_html
+    def _repr_html_(self) -> str | None:
+        return draw("state_html", self)  # the board and a player table (see engine/display.py)
 
-        return state_html(self)
-
-    def _repr_svg_(self) -> str:
-        from ..presentation.notebook import board_svg
-
-        return board_svg(self)
+    def _repr_svg_(self) -> str | None:
+        return draw("state_svg", self)
 
     def effect(self, kind: str, seat: int, amount: int, cause: str, **detail: Any) -> None:
         """Record one consequence of the current action (only when recording)."""
@@ -303,9 +304,10 @@ class GameState:
 
     def has_pieces_on_board(self, seat: int) -> bool:
         """An industry tile or a link of the player's on the board (its network is not empty)."""
-        from .board import network
-
-        return bool(network(self, seat))
+        nets: list[frozenset[str]] | None = self.place_cache.get("nets")  # see board.network
+        if nets is not None:
+            return bool(nets[seat])
+        return seat in self.links.values() or any(t.owner == seat for t in self.tiles.values())
 
     def touch_board(self, links: bool = True, placed: bool = True) -> None:
         """Call after any change to tiles or links: drops cached facts about the board.
@@ -376,6 +378,26 @@ class GameState:
         new.effects = None
         return new
 
+    def independent_copy(self) -> GameState:
+        """A copy that shares nothing one may change with this state or any other (what
+        :meth:`Replay.state_at <brass_stats.replay.Replay.state_at>` hands out): unlike :meth:`copy`,
+        whose callers keep to the engine's copy-on-write, it has its own tiles, merchant spaces, player
+        mats, options, era boards and (empty) board caches, so even a change made by hand to any of them
+        stays in it. Only the rules data, which nothing changes, is shared.
+        """
+        new = self.copy()
+        for p in new.players:
+            p.mat, p.first_level = dict(p.mat), dict(p.first_level)
+        new.tiles = {ref: t.copy() for ref, t in self.tiles.items()}
+        new.merchant_spaces = [ms.with_beer(ms.beer) for ms in self.merchant_spaces]
+        new.options = copy.deepcopy(self.options)
+        new.era_boards = {
+            era: ({ref: t.copy() for ref, t in tiles.items()}, dict(links))
+            for era, (tiles, links) in self.era_boards.items()
+        }
+        new.cache, new.place_cache, new.link_cache = {}, {}, {}  # filled again on demand, for this state alone
+        return new
+
     def successor(self) -> GameState:
         """The copy :func:`~brass_stats.engine.turn.apply_action` changes (cheaper than :meth:`copy`).
 
@@ -413,15 +435,6 @@ class GameState:
         return moved
 
 
-def _make_shallow_copy() -> Any:
-    """``_shallow_copy(state)``: a new state whose every field is the same object as ``state``'s (what
-    ``copy.copy`` does, without its generic machinery), written out field by field from the slots."""
-    lines = ["def shallow_copy(self):", "    new = NEW(GameState)"]
-    lines += [f"    new.{name} = self.{name}" for name in GameState.__slots__]
-    lines.append("    return new")
-    namespace: dict[str, Any] = {"NEW": object.__new__, "GameState": GameState}
-    exec("\n".join(lines), namespace)  # noqa: S102 (code made here from the class's own field names)
-    return namespace["shallow_copy"]
-
-
-_shallow_copy = _make_shallow_copy()
+# ``_shallow_copy(state)``: a new state whose every field is the same object as ``state``'s (what
+# ``copy.copy`` does, without its generic machinery), written out field by field from the slots
+_shallow_copy = shallow_copier(GameState)

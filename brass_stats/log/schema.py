@@ -29,6 +29,8 @@ from typing import Any
 
 import fastjsonschema
 
+from ..codegen import predicate
+
 
 @cache
 def _text() -> str:
@@ -84,7 +86,7 @@ def _validators(
         sub = {"$defs": base["$defs"], "$ref": ref["$ref"]}
         kind = base["$defs"][name]["properties"]["type"]["const"]
         per_type[kind] = fastjsonschema.compile(sub)
-        quick[kind] = _QuickTest(base["$defs"]).compile({"$ref": ref["$ref"]})
+        quick[kind] = _QuickTest(base["$defs"]).compile({"$ref": ref["$ref"]}, f"a {kind} action")
     for name in ("seeded_chance", "explicit_chance"):
         per_type[name] = fastjsonschema.compile({"$defs": base["$defs"], "$ref": f"#/$defs/{name}"})
     return fastjsonschema.compile(top), per_type, quick
@@ -132,9 +134,9 @@ class _QuickTest:
         self.names[name] = value
         return name
 
-    def compile(self, node: Any) -> Callable[[Any], bool]:
-        test: Callable[[Any], bool] = eval("lambda v: " + self.expr(node, "v", 0), self.names)  # noqa: S307
-        return test
+    def compile(self, node: Any, what: str = "a schema node") -> Callable[[Any], bool]:
+        """The quick test of ``node``, a function of one value (``what`` names it in tracebacks)."""
+        return predicate(self.expr(node, "v", 0), self.names, origin=f"log.schema: quick test of {what}")
 
     def expr(self, node: Any, x: str, refs: int) -> str:
         if node is True or node == {}:

@@ -84,7 +84,7 @@ def board_command(game: str, corpus: CorpusRef | None, at: int | None, out: Path
         fail(f"--at {at}: this game has actions 0..{last} (-1 is the setup)")
     if r.error is not None and at == last:
         click.echo(f"note: the game stops at an illegal action: {r.error}", err=True)
-    svg = board_svg(r.state_at(at), highlight=r.steps[at] if at >= 0 else None)
+    svg = board_svg(r._state_at(at), highlight=r.steps[at] if at >= 0 else None)
     suffix = out.suffix.lower()
     if suffix == ".svg":
         _atomic_write(out, svg.encode("utf-8"))

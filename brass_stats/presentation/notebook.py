@@ -123,7 +123,7 @@ def progress_frame(replay: Replay, upto: int | None = None) -> pd.DataFrame:
     last = len(replay.steps) - 1 if upto is None else min(upto, len(replay.steps) - 1)
     rows: list[dict[str, Any]] = []
     for step in replay.steps[: last + 1]:
-        st = replay.state_at(step.index)
+        st = replay._state_at(step.index)
         for p in st.players:
             links, tiles = potential_vp(st, p.seat) if not st.game_over else (0, 0)
             rows.append(
@@ -161,7 +161,7 @@ def progress_chart(replay: Replay, upto: int | None = None) -> Any:
         at = int(df["action_index"].max())
         for ax in (income, vp):
             ax.axvline(at, color="#555555", lw=1)
-        st = replay.state_at(at)
+        st = replay._state_at(at)
         income.set_title(f"After action {at} of {total - 1}: {st.era.title()} Era, round {st.round}")
     income.set_ylabel("income level (£)")
     vp.set_ylabel("VP (dashed: if the era ended now)")

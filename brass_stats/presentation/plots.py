@@ -25,7 +25,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from .board import PLAYER_COLOURS
+from .geometry import PLAYER_COLOURS
 from .text import display_number, plot_text
 
 # Stack order, bottom to top. Cotton mill and brewery used to be two near-identical oranges.

@@ -3,7 +3,7 @@
 Every location and slot, links coloured by owner (canal or rail), tiles with industry,
 level, owner, flipped state and cubes or barrels left, merchant tiles with their goods
 and barrels, the coal and iron markets, and each player's money, income level and VP.
-``highlight`` marks what an action changed (see :func:`changes_of`).
+``highlight`` marks what an action changed (see :mod:`~brass_stats.presentation.changes`).
 
 The drawing is made of named parts (one per link, location, market, player panel...).
 ``brass-stats board`` joins them into one file; the viewer sends each distinct part once
@@ -23,32 +23,28 @@ import html
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from functools import cache
 from typing import TYPE_CHECKING
 
 from ..engine.state import GameState, Tile
 from ..rules_data import Location, RulesData
+from .changes import Changes, changes_of
 from .geometry import (
     INDUSTRY_LETTER,
     MERCHANT_FACE,
+    PANEL_W,
     PLAYER_COLOURS,
     RESOURCE_OF,
+    SLOT,
+    SLOT_STEP,
+    Geometry,
+    geometry,
     industry_name,
-    layout,
     roman,
 )
 
 if TYPE_CHECKING:
     from ..replay import Step
 
-SCALE = 10  # px per layout unit
-SLOT = 44  # slot square, px
-SLOT_STEP = 48
-PAD_X = 120
-PAD_TOP = 90
-PAD_BOTTOM = 80
-PANEL_W = 340
 RESOURCE_COLOUR = {"coal": "#222222", "iron": "#d9822b", "beer": "#8b5a2b"}
 SMALL_FACE = ' style="font-size:11px"'
 WHITE_TEXT = ' style="fill:#fff"'
@@ -82,130 +78,6 @@ def short(name: str, limit: int = 20) -> str:
     """A name shortened to fit a panel; NFKC folds full-width punctuation that common fonts lack."""
     name = unicodedata.normalize("NFKC", name)
     return name if len(name) <= limit else name[: limit - 1] + "\u2026"
-
-
-# -- what an action changed --------------------------------------------------------------
-
-
-@dataclass
-class Changes:
-    """What one action did to the board (for highlighting)."""
-
-    placed: set[str] = field(default_factory=set)  # slot refs of tiles built
-    flipped: set[str] = field(default_factory=set)
-    removed: dict[str, tuple[int, str, int]] = field(default_factory=dict)  # ref -> (owner, industry, level)
-    links: set[str] = field(default_factory=set)
-    # where cubes and barrels came from: tile ref, "market:coal", "market:iron" or "merchant:<location>"
-    taken: dict[str, dict[str, int]] = field(default_factory=dict)
-    # (source as in ``taken``, slot ref or link id it went to), for arrows
-    flows: set[tuple[str, str]] = field(default_factory=set)
-
-    def __bool__(self) -> bool:
-        return bool(self.placed or self.flipped or self.removed or self.links or self.taken)
-
-
-def changes_of(step: Step) -> Changes:
-    """The board changes recorded in a replay step's effects."""
-    ch = Changes()
-    action = step.action
-    # the merchants whose barrels were drunk, in the order the sales drink them
-    merchants = iter([s.merchant for s in getattr(action, "sales", ()) for b in s.beer or () if b == "merchant"])
-    for e in step.effects:
-        d = e.detail
-        if e.kind == "build":
-            ch.placed.add(d["tile"])
-            ch.removed.pop(d["tile"], None)
-        elif e.kind == "flip":
-            ch.flipped.add(d["tile"])
-        elif e.kind == "tile_removed":
-            ch.removed[d["tile"]] = (e.seat, d["industry"], d["level"])
-        elif e.kind == "link":
-            ch.links.add(d["link"])
-        elif e.kind in ("coal_used", "iron_used", "beer_used"):
-            resource = e.kind.split("_")[0]
-            src = d.get("source", "")
-            if src == "market":
-                src = f"market:{resource}"
-            elif src == "merchant":
-                src = f"merchant:{next(merchants, None)}"
-            bucket = ch.taken.setdefault(src, {})
-            bucket[resource] = bucket.get(resource, 0) + e.amount
-    # a tile built over another one (overbuilding) is new, not removed
-    for ref in ch.placed:
-        ch.removed.pop(ref, None)
-    ch.flows = _flows(step)
-    return ch
-
-
-def _source_key(src: str, resource: str, merchant: str | None) -> str:
-    if src == "market":
-        return f"market:{resource}"
-    if src == "merchant":
-        return f"merchant:{merchant}"
-    return src
-
-
-def _flows(step: Step) -> set[tuple[str, str]]:
-    """Where each cube or barrel went: the built tile, the link it paid for, or the tile sold with it."""
-    action = step.action
-    flows: set[tuple[str, str]] = set()
-    sales = getattr(action, "sales", None)
-    if sales is not None:
-        for sale in sales:
-            for b in sale.beer or ():
-                flows.add((_source_key(b, "beer", sale.merchant), sale.tile))
-        return flows
-    target: str | None = None
-    for e in step.effects:
-        if e.kind in ("build", "link"):
-            target = e.detail.get("tile") or e.detail.get("link")
-        elif e.kind in ("coal_used", "iron_used", "beer_used") and e.cause in ("build", "network"):
-            flows.add((_source_key(e.detail.get("source", ""), e.kind.split("_")[0], None), target or ""))
-    built = next((e.detail["tile"] for e in step.effects if e.kind == "build"), None)
-    # a build pays for coal and iron before the tile is placed: those go to the built tile
-    return {(src, built if not dst and built else dst) for src, dst in flows if (dst or built)}
-
-
-# -- geometry ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Geometry:
-    """Pixel positions of one edition's board."""
-
-    edition: str
-    centres: dict[str, tuple[float, float]]
-    width: int
-    height: int
-    board_width: int
-
-    def slot_xy(self, rules: RulesData, ref: str) -> tuple[float, float]:
-        """Top-left corner of a slot."""
-        loc_id, idx = ref.rsplit(":", 1)
-        n = len(rules.locations[loc_id].slots)
-        cx, cy = self.centres[loc_id]
-        x0 = cx - (n * SLOT_STEP + 8) / 2
-        return x0 + 6 + int(idx) * SLOT_STEP, cy - SLOT / 2
-
-    def slot_centre(self, rules: RulesData, ref: str) -> tuple[float, float]:
-        x, y = self.slot_xy(rules, ref)
-        return x + SLOT / 2, y + SLOT / 2
-
-    def link_mid(self, rules: RulesData, link_id: str) -> tuple[float, float]:
-        a, b = (self.centres[loc] for loc in rules.links[link_id].endpoints)
-        return (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-
-
-@cache
-def geometry(edition: str) -> Geometry:
-    pos = layout(edition)
-    xs = [p[0] for p in pos.values()]
-    ys = [p[1] for p in pos.values()]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-    centres = {k: ((x - x0) * SCALE + PAD_X, (y1 - y) * SCALE + PAD_TOP) for k, (x, y) in pos.items()}
-    board_w = int((x1 - x0) * SCALE + 2 * PAD_X)
-    height = int((y1 - y0) * SCALE + PAD_TOP + PAD_BOTTOM)
-    return Geometry(edition, centres, board_w + PANEL_W, max(height, 1000), board_w)
 
 
 # -- parts ---------------------------------------------------------------------------------

@@ -60,7 +60,7 @@ def viewer_data(replay: Replay) -> dict[str, Any]:
     overlays: list[str] = []
     underlays: list[str] = []
     panels: list[dict[str, Any]] = []
-    states: list[GameState] = [replay.initial] + [replay.state_at(s.index) for s in replay.steps]
+    states: list[GameState] = [replay.initial] + [replay._state_at(s.index) for s in replay.steps]
     for pos, state in enumerate(states):
         parts = board_parts(state, names=names)
         if keys is None:
@@ -120,7 +120,7 @@ def viewer_html(replay: Replay, *, title: str | None = None, start: int | None =
     data = viewer_data(replay)
     last = len(replay.steps) - 1
     start = last if start is None else max(-1, min(start, last))
-    state = replay.state_at(start)
+    state = replay._state_at(start)
     head = svg_open(state.rules, len(state.players), width=None)
     fragments: Sequence[str] = [data["frags"][i] for i in data["pos"][start + 1]]
     board = join_parts(head, fragments, data["overlay"][start + 1], data["underlay"][start + 1])

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.actions import Action
+from ..engine.display import draw
 from ..engine.policy import STRICT, ChoicePolicy
 from ..engine.scoring import Standing, standings
 from ..engine.setup import new_game
@@ -84,10 +85,8 @@ class Replay:
             return f"{head}{done}, finished: {_short(top.name)!r} wins with {top.vp} VP>"
         return f"{head}{done}, not finished>"
 
-    def _repr_html_(self) -> str:
-        from ..presentation.notebook import replay_html
-
-        return replay_html(self)
+    def _repr_html_(self) -> str | None:
+        return draw("replay_html", self)  # the final board and a move list (see engine/display.py)
 
     # -- stepping ------------------------------------------------------------
     def push(self, action: Action) -> Step:
@@ -152,11 +151,17 @@ class Replay:
 
     # -- reading ---------------------------------------------------------------
     def state_at(self, index: int) -> GameState:
-        """State after action ``index`` (``-1``: the state before the first action).
+        """State after action ``index`` (``-1``: the state before the first action), yours to change.
 
-        Kept states share what an action did not change with the states around them (players,
-        lists, dicts): read them freely, but change only a ``copy()``, or earlier states change too.
+        It is an independent copy (:meth:`GameState.independent_copy`): changing it, its players, lists
+        or dicts changes neither the replay nor any other state it handed out.
         """
+        return self._state_at(index).independent_copy()
+
+    def _state_at(self, index: int) -> GameState:
+        """The kept state after action ``index`` itself, for the package's own readers, which never
+        change it: it shares what an action did not change (players, lists, dicts) with the states
+        around it, so a change would reach them too."""
         if index < 0:
             return self.initial
         if not self.keep_states:

@@ -20,22 +20,11 @@ from typing import TYPE_CHECKING, Any
 from ..engine.actions import Action, Build, Develop, Loan, Network, Pass, Scout, Sell, Shortfall, action_from_json
 from ..engine.state import Effect
 from ..errors import BrassError, IllegalAction
-from ..rules_data import RulesData
+from ..rules_data import INDUSTRY_NAME, RulesData
 
 if TYPE_CHECKING:
     from . import Replay, Step
 
-INDUSTRY_NAME = {
-    # industry ids as the rulebook names them (also used by the board drawing)
-    "port": "Port",
-    "shipyard": "Shipyard",
-    "cotton_mill": "Cotton Mill",
-    "coal_mine": "Coal Mine",
-    "iron_works": "Iron Works",
-    "manufacturer": "Manufacturer",
-    "pottery": "Pottery",
-    "brewery": "Brewery",
-}
 _ROMAN = ("0", "I", "II", "III", "IV", "V", "VI", "VII", "VIII")
 # Effects that follow from the end of a round or an era rather than from the action itself.
 _AFTERMATH = ("income", "canal_era_scoring", "rail_era_scoring", "canal_era_end", "cash_scoring")

@@ -32,6 +32,17 @@ INDUSTRIES: tuple[str, ...] = (
 )
 # Every industry of every edition, in a fixed order (storage columns use it).
 ALL_INDUSTRIES: tuple[str, ...] = (*INDUSTRIES, "port", "shipyard")
+# Each industry's name as the rulebooks print it (the move list and the board drawings show these).
+INDUSTRY_NAME: dict[str, str] = {
+    "port": "Port",
+    "shipyard": "Shipyard",
+    "cotton_mill": "Cotton Mill",
+    "coal_mine": "Coal Mine",
+    "iron_works": "Iron Works",
+    "manufacturer": "Manufacturer",
+    "pottery": "Pottery",
+    "brewery": "Brewery",
+}
 SELLABLE: frozenset[str] = frozenset({"cotton_mill", "manufacturer", "pottery"})
 ERAS: tuple[str, ...] = ("canal", "rail")
 EDITIONS: tuple[str, ...] = ("birmingham", "lancashire")
