@@ -48,7 +48,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from . import validate  # a module you can call: bs.validate(path_or_log) (see validate.validate)
 from .engine.actions import Action
 from .engine.policy import AS_PLAYED, STRICT, ChoicePolicy
 from .engine.state import GameState, Player
@@ -56,7 +55,7 @@ from .errors import BrassError, IllegalAction, LogFormatError
 from .log.format import GameLog
 from .replay import Replay, Step
 from .samples import SAMPLES
-from .validate import Validation
+from .validation import Validation, validate
 
 try:
     __version__: str = metadata.version("brass-stats")

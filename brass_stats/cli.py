@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 import click
 
 from . import exitcodes
-from . import validate as V
+from . import validation as V
 from .engine.policy import AS_PLAYED, STRICT
 from .errors import BrassError
 from .exitcodes import BAD_INPUT, INTERNAL, OK

@@ -30,7 +30,7 @@ from brass_stats.engine.legal import legal_actions
 from brass_stats.engine.scoring import standings
 from brass_stats.engine.state import GameState
 from brass_stats.log.format import GameLog
-from brass_stats.validate import validate_file, validate_log
+from brass_stats.validation import validate_file, validate_log
 
 
 def final_state(log: GameLog) -> GameState:

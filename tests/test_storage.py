@@ -32,7 +32,7 @@ from brass_stats.storage import SCHEMAS, Store, frames, game_id, game_tables, in
 from brass_stats.storage.cli import ingest_command, replay_command
 from brass_stats.storage.duckdb_store import PARTITION_COLUMNS
 from brass_stats.storage.ingest import Outcome
-from brass_stats.validate import validate_file
+from brass_stats.validation import validate_file
 
 PUBLISHED = {
     # game: (canal-era end VP by seat, final VP by seat): the published results

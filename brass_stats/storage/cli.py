@@ -16,7 +16,7 @@ import click
 from ..engine.policy import AS_PLAYED, STRICT
 from ..exitcodes import BAD_INPUT
 from ..output import emit, format_option
-from ..validate import expand_paths
+from ..validation import expand_paths
 from .corpus import EXIT_BUSY
 from .duckdb_store import CorpusBusy, CorpusError
 from .ingest import IngestReport, ingest, iter_game_files, replay_files
