@@ -12,7 +12,6 @@ import pytest
 from click.testing import CliRunner
 
 from brass_stats.bots import Agent, RandomBot, play_game
-from brass_stats.bots.cli import selfplay_command
 from brass_stats.bots.greedy import GreedyBot, Weights, evaluate, explain
 from brass_stats.bots.selfplay import (
     BOTS,
@@ -24,6 +23,7 @@ from brass_stats.bots.selfplay import (
     seat_bots,
 )
 from brass_stats.cli import main
+from brass_stats.cli.selfplay import selfplay_command
 from brass_stats.engine import SeededChance, apply_action, new_game
 from brass_stats.engine.actions import Action
 from brass_stats.engine.legal import legal_actions
