@@ -16,7 +16,6 @@ PosixPath('/data/games.duckdb')
 from __future__ import annotations
 
 import os
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,6 +23,7 @@ import duckdb
 import pandas as pd
 
 from ..engine.policy import AS_PLAYED
+from ..samples import SAMPLES
 
 if TYPE_CHECKING:
     from ..storage import IngestReport
@@ -33,8 +33,8 @@ ENV = "BRASS_DB"
 
 
 def sample_games_dir() -> Path:
-    """The sample games shipped inside the package."""
-    return Path(str(resources.files("brass_stats").joinpath("replays_data")))
+    """The sample games shipped inside the package (:data:`~brass_stats.samples.SAMPLES`)."""
+    return SAMPLES
 
 
 def repository_root(start: Path | None = None) -> Path | None:
