@@ -362,8 +362,8 @@ def bench_queries(big: Path, repeat: int) -> list[dict[str, Any]]:
 
     from click.testing import CliRunner
 
-    from brass_stats.analysis.cli import games_command, income_command, report_command, vp_command
-    from brass_stats.analysis.corpus_cli import curves_command, stats_command
+    from brass_stats.cli.report import report_command
+    from brass_stats.cli.stats import curves_command, games_command, income_command, stats_command, vp_command
     from brass_stats.storage.corpus import open_corpus
 
     con = open_corpus(parquet=big)

@@ -49,7 +49,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from . import validate  # a module you can call: bs.validate(path_or_log) (see validate.validate)
 from .engine.actions import Action
 from .engine.display import register as _register_drawing
 from .engine.policy import AS_PLAYED, STRICT, ChoicePolicy
@@ -59,7 +58,7 @@ from .errors import BrassError, IllegalAction, LogFormatError, set_rule_words
 from .log.format import GameLog
 from .replay import Replay, Step
 from .samples import SAMPLES
-from .validate import Validation
+from .validation import Validation, validate
 
 # The facade wires what lower layers leave open: the rulebook's words for errors (errors.py sits below
 # the engine), and Jupyter's drawings of states and replays (the engine and the replay sit below the

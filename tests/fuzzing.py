@@ -269,7 +269,7 @@ def check_verdict(text: str) -> str:
     from brass_stats.errors import LogFormatError
     from brass_stats.log.format import GameLog
     from brass_stats.log.schema import schema
-    from brass_stats.validate import describe, replay_and_judge
+    from brass_stats.validation import describe, replay_and_judge
 
     try:
         log = GameLog.loads(text, "fuzz.json")

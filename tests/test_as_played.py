@@ -26,7 +26,7 @@ from helpers import (
 from lancashire_helpers import fresh as lancashire_fresh
 from lancashire_helpers import to_rail_era as lancashire_rail_era
 
-from brass_stats.analysis.cli import sample_games_dir
+from brass_stats.analysis.database import sample_games_dir
 from brass_stats.cli import main
 from brass_stats.engine import Build, Develop, Network, apply_action
 from brass_stats.engine.policy import AS_PLAYED, AS_PLAYED_RULES, STRICT, AsPlayedPolicy, FirstOptionPolicy

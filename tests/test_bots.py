@@ -12,7 +12,6 @@ import pytest
 from click.testing import CliRunner
 
 from brass_stats.bots import Agent, RandomBot, play_game
-from brass_stats.bots.cli import selfplay_command
 from brass_stats.bots.greedy import GreedyBot, Weights, evaluate, explain
 from brass_stats.bots.selfplay import (
     BOTS,
@@ -24,13 +23,14 @@ from brass_stats.bots.selfplay import (
     seat_bots,
 )
 from brass_stats.cli import main
+from brass_stats.cli.selfplay import selfplay_command
 from brass_stats.engine import SeededChance, apply_action, new_game
 from brass_stats.engine.actions import Action
 from brass_stats.engine.legal import legal_actions
 from brass_stats.engine.scoring import standings
 from brass_stats.engine.state import GameState
 from brass_stats.log.format import GameLog
-from brass_stats.validate import validate_file, validate_log
+from brass_stats.validation import validate_file, validate_log
 
 
 def final_state(log: GameLog) -> GameState:

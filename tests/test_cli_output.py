@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from brass_stats.cli import main
-from brass_stats.output import emit
+from brass_stats.cli.output import emit
 
 REPO = Path(__file__).parents[1]
 REAL = REPO / "replays" / "real" / "gm7vza-4p.json"

@@ -12,11 +12,11 @@ import pytest
 from click.testing import CliRunner
 from conftest import GOLDEN_GAMES, convert_golden
 
-from brass_stats.analysis.cli import income_command, report_command, vp_command
-from brass_stats.analysis.corpus_cli import curves_command, openings_command, stats_command
 from brass_stats.analysis.stats import DIMENSIONS
 from brass_stats.bots import RandomBot, play_game
 from brass_stats.cli import main
+from brass_stats.cli.report import report_command
+from brass_stats.cli.stats import curves_command, income_command, openings_command, stats_command, vp_command
 from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.storage import SCHEMAS, Store, ingest
 from brass_stats.storage.corpus import EXIT_BUSY, all_schemas, open_corpus
@@ -102,7 +102,7 @@ def test_per_game_commands_are_the_same_from_duckdb_and_parquet(
         ]:
             a, b = _both(command, args, db, pq)
             assert len(a) > 50 and a == b
-    from brass_stats.presentation.cli import log_command
+    from brass_stats.cli.report import log_command
 
     a, b = _both(log_command, [ids[0][:10], "--format", "csv"], db, pq)  # replays the game's source file
     assert len(a) > 50 and a == b

@@ -453,7 +453,7 @@ def _doc_table(heading: str) -> list[list[str]]:
 
 
 def test_the_documented_strategy_distribution_is_the_sample_corpus(tmp_path: Path) -> None:
-    from brass_stats.analysis.cli import sample_games_dir
+    from brass_stats.analysis.database import sample_games_dir
     from brass_stats.storage import ingest
 
     db = tmp_path / "sample.duckdb"

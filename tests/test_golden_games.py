@@ -16,7 +16,7 @@ from brass_stats.engine.actions import Build, Network, Sale, Sell
 from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.log.format import GameLog
 from brass_stats.replay import Replay, replay
-from brass_stats.validate import validate_file
+from brass_stats.validation import validate_file
 
 PUBLISHED = {
     # game: (canal-era end VP by seat, final VP by seat)

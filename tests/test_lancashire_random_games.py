@@ -26,7 +26,7 @@ from brass_stats.engine import (
 from brass_stats.engine.legal import legal_actions
 from brass_stats.log.format import GameLog
 from brass_stats.rules_data import load_rules
-from brass_stats.validate import validate_log
+from brass_stats.validation import validate_log
 
 R = LANCASHIRE
 

@@ -50,7 +50,7 @@ from brass_stats.engine.scout import check_scout
 from brass_stats.engine.state import GameState
 from brass_stats.errors import IllegalAction
 from brass_stats.log.format import GameLog
-from brass_stats.validate import validate_log
+from brass_stats.validation import validate_log
 
 R = LANCASHIRE
 

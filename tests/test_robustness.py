@@ -321,7 +321,7 @@ def test_a_file_that_cannot_be_opened_is_bad_input(tmp_path: Path) -> None:
 def test_validate_collection_records_every_failure_and_validates_every_other_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from brass_stats import validate as V
+    from brass_stats import validation as V
 
     d = tmp_path / "games"
     d.mkdir()
@@ -379,7 +379,7 @@ def test_game_id_prefix_is_literal_not_a_like_pattern(tmp_path: Path) -> None:
 def _die_on_die(path: str, policy: Any = None) -> Any:  # REAL is gm7vza-4p: validated as played
     import os
 
-    from brass_stats import validate as V
+    from brass_stats import validation as V
 
     if "die" in path:
         os._exit(9)  # what the kernel's out-of-memory killer does to a process
@@ -389,7 +389,7 @@ def _die_on_die(path: str, policy: Any = None) -> Any:  # REAL is gm7vza-4p: val
 def test_a_file_that_kills_its_worker_process_is_the_only_one_lost(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from brass_stats import validate as V
+    from brass_stats import validation as V
 
     files = [write(tmp_path, REAL.read_text("utf-8"), f"{name}.json") for name in ("a", "die", "c")]
     monkeypatch.setattr(V, "_validate_path", _die_on_die)

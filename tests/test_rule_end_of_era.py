@@ -24,7 +24,7 @@ from helpers import (
 
 from brass_stats.engine import Pass, SeededChance, Shortfall, apply_action, new_game, standings
 from brass_stats.log.format import GameLog
-from brass_stats.validate import validate_log
+from brass_stats.validation import validate_log
 
 
 def scored_canal_game():

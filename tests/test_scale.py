@@ -18,11 +18,10 @@ import pytest
 from click.testing import CliRunner
 from conftest import GOLDEN_GAMES, convert_golden
 
-from brass_stats.analysis.cli import vp_command
-from brass_stats.analysis.corpus_cli import stats_command
 from brass_stats.bots import RandomBot, play_game
 from brass_stats.bots.selfplay import generate
 from brass_stats.cli import main
+from brass_stats.cli.stats import stats_command, vp_command
 from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.log.format import GameLog
 from brass_stats.storage import SCHEMAS, Store, ingest

@@ -20,8 +20,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brass_stats.analysis.cli import sample_games_dir
 from brass_stats.analysis.curves import band, curves, round_values
+from brass_stats.analysis.database import sample_games_dir
 from brass_stats.analysis.filters import CorpusFilter
 from brass_stats.analysis.stats import (
     DIMENSIONS,

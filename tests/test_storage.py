@@ -22,6 +22,7 @@ from click.testing import CliRunner
 from conftest import GOLDEN_GAMES, convert_golden
 
 from brass_stats.bots import RandomBot, play_game
+from brass_stats.cli.store import ingest_command, replay_command
 from brass_stats.engine.actions import Loan
 from brass_stats.engine.policy import AS_PLAYED, ChoicePolicy
 from brass_stats.engine.scoring import potential_vp
@@ -29,10 +30,9 @@ from brass_stats.log.format import GameLog
 from brass_stats.replay import Replay, replay
 from brass_stats.rules_data import INDUSTRIES
 from brass_stats.storage import SCHEMAS, Store, frames, game_id, game_tables, ingest, replay_files
-from brass_stats.storage.cli import ingest_command, replay_command
 from brass_stats.storage.duckdb_store import PARTITION_COLUMNS
 from brass_stats.storage.ingest import Outcome
-from brass_stats.validate import validate_file
+from brass_stats.validation import validate_file
 
 PUBLISHED = {
     # game: (canal-era end VP by seat, final VP by seat): the published results

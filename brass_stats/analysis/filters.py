@@ -1,8 +1,8 @@
-"""Which games and players a corpus statistic covers: one filter object, one click decorator, one SQL builder.
+"""Which games and players a corpus statistic covers: one filter object and one SQL builder.
 
-Every corpus command (``stats``, ``curves``, ``compare``, ``openings``) takes the same options,
-added by :func:`corpus_filter_options`, and reads its player-games from :func:`player_games_sql`, so a
-filter means the same thing everywhere (see ``docs/statistics.md``).
+Every corpus command (``stats``, ``curves``, ``compare``, ``openings``) takes the same options
+(added by :func:`brass_stats.cli.common.corpus_filter_options`) and reads its player-games from
+:func:`player_games_sql`, so a filter means the same thing everywhere (see ``docs/statistics.md``).
 
 >>> sql, params = player_games_sql(CorpusFilter(players=(2, 3), source="human"))
 >>> "g.player_count IN (?, ?)" in sql and sql.endswith("WHERE player_kind = ?"), params
@@ -11,16 +11,11 @@ filter means the same thing everywhere (see ``docs/statistics.md``).
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from typing import Any
 
-import click
 import duckdb
-
-from ..log.format import PLAYABLE_EDITIONS
 
 SOURCES = ("human", "bot", "real", "generated")
 """``--source`` values: ``human``/``bot`` keep the seats a person / a program played (a per-player filter);
@@ -109,99 +104,16 @@ def player_games_sql(f: CorpusFilter, con: duckdb.DuckDBPyConnection | None = No
     return sql, params
 
 
-# -- the command-line options ---------------------------------------------------------
+def parse_date(value: str) -> datetime:
+    """A ``--since`` / ``--until`` value as a UTC time (raises ValueError); a bare date is the start of that day.
 
-
-def _parse_players(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, ...]:
-    if not value:
-        return ()
-    try:
-        counts = tuple(sorted({int(v) for v in value.split(",") if v.strip()}))
-    except ValueError:
-        raise click.BadParameter(f"{value!r} is not a comma-separated list of player counts, e.g. 2,3") from None
-    bad = [c for c in counts if not 2 <= c <= 4]
-    if bad:
-        raise click.BadParameter(f"player counts are 2, 3 or 4, not {', '.join(map(str, bad))}")
-    return counts
-
-
-def _parse_date(ctx: click.Context, param: click.Parameter, value: str | None) -> datetime | None:
-    if value is None:
-        return None
-    try:
-        when = datetime.fromisoformat(value)
-    except ValueError:
-        raise click.BadParameter(f"{value!r} is not a date (YYYY-MM-DD) or date-time (ISO 8601)") from None
+    >>> parse_date("2024-05-01").isoformat(), parse_date("2024-05-01T12:00+02:00").isoformat()
+    ('2024-05-01T00:00:00+00:00', '2024-05-01T10:00:00+00:00')
+    """
+    when = datetime.fromisoformat(value)
     if len(value) <= 10:  # a bare date means the start of that day
         when = datetime.combine(date.fromisoformat(value), time())
     return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
 
 
-FILTER_OPTION_NAMES = ("editions", "players", "source", "since", "until")
-
-
-def corpus_filter_options(
-    min_games_default: int = 10,
-    min_games_help: str = "Hide buckets with fewer player-games than this.",
-    edition_and_players: bool = True,
-) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Click decorator: ``--edition``, ``--players``, ``--source``, ``--since``, ``--until``, ``--min-games``.
-
-    The wrapped command receives ``filters: CorpusFilter`` and ``min_games: int`` instead of the
-    separate options. Without ``edition_and_players`` (a command that takes them from a game) the
-    first two options are left out.
-    """
-
-    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
-        @functools.wraps(fn)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            values = {k: kwargs.pop(k, None) for k in FILTER_OPTION_NAMES}
-            kwargs["filters"] = CorpusFilter(
-                editions=tuple(values["editions"] or ()),
-                players=values["players"] or (),
-                source=values["source"],
-                since=values["since"],
-                until=values["until"],
-            )
-            return fn(*args, **kwargs)
-
-        options = [
-            click.option(
-                "--edition",
-                "editions",
-                multiple=True,
-                type=click.Choice(PLAYABLE_EDITIONS),
-                help="Only games of this edition (repeatable).",
-            ),
-            click.option(
-                "--players", callback=_parse_players, metavar="N[,N]", help="Only games with these player counts."
-            ),
-            click.option(
-                "--source",
-                type=click.Choice(SOURCES),
-                help="human/bot: only seats a person/a program played; real/generated: only games recorded "
-                "from play/written by self-play.",
-            ),
-            click.option(
-                "--since", callback=_parse_date, metavar="DATE", help="Only games played on or after DATE (UTC)."
-            ),
-            click.option("--until", callback=_parse_date, metavar="DATE", help="Only games played before DATE (UTC)."),
-            click.option(
-                "--min-games",
-                type=click.IntRange(min=1),
-                default=min_games_default,
-                show_default=True,
-                help=min_games_help,
-            ),
-        ]
-        if not edition_and_players:
-            options = options[2:]
-        out: Callable[..., Any] = wrapper
-        for opt in reversed(options):
-            out = opt(out)
-        return out
-
-    return decorate
-
-
-__all__ = ["SOURCES", "CorpusFilter", "corpus_filter_options", "player_games_sql"]
+__all__ = ["SOURCES", "CorpusFilter", "parse_date", "player_games_sql"]

@@ -16,7 +16,7 @@ import pandas as pd
 from ..engine.policy import AS_PLAYED
 from ..log.format import GameLog
 from ..replay import Replay
-from ..rules_data import ALL_INDUSTRIES
+from ..rules_data import ALL_INDUSTRIES, load_rules
 from ..storage import Store, game_tables
 from ..storage.corpus import CorpusError, open_corpus
 from ..storage.lookup import GameNotFound, resolve_game
@@ -150,6 +150,34 @@ def vp_by_source(src: GameSource) -> pd.DataFrame:
         row["total"] = sum(int(v) for k, v in row.items() if k not in ("seat", "name"))  # type: ignore[call-overload]
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def game_edition(src: GameSource) -> str:
+    """The game's edition (``birmingham`` when the store does not say)."""
+    row = src.con.execute("SELECT edition FROM games WHERE game_id = ?", [src.game_id]).fetchone()
+    return str(row[0]) if row else "birmingham"
+
+
+def vp_sources(by_source: pd.DataFrame, edition: str) -> list[str]:
+    """The VP sources of ``vp_by_source`` that apply to the edition (no Birmingham ports, no cash VP...)."""
+    rules = load_rules(edition)
+    lacking = [i for i in ALL_INDUSTRIES if i not in rules.industries]
+    if not rules.cash_vp_per:
+        lacking.append("cash")
+    if "introductory" in by_source and not by_source["introductory"].any():
+        lacking.append("introductory")
+    return [c for c in by_source.columns if c not in ("seat", "name", *lacking)]
+
+
+def vp_sources_by_player(by_source: pd.DataFrame, sources: list[str]) -> pd.DataFrame:
+    """Sources as rows, players as columns."""
+    names = [str(n) for n in by_source["name"]]
+    if len(set(names)) < len(names):  # two players of the same name: the seat tells them apart
+        names = [f"{n} (seat {s})" for n, s in zip(names, by_source["seat"], strict=True)]
+    table = pd.DataFrame({"source": sources})
+    for col, (_, row) in zip(names, by_source.iterrows(), strict=True):
+        table[col] = [int(row[s]) for s in sources]
+    return table
 
 
 def tile_vp_by_level(src: GameSource) -> pd.DataFrame:

@@ -6,8 +6,7 @@
 order and of the same types, whichever store is behind it. A Parquet dataset is read as views over
 ``read_parquet`` of the files its commit records name (see :mod:`.dataset`), with Hive partitioning.
 
-:func:`corpus_options` gives a click command the options ``--db FILE`` and ``--parquet DIR`` (one or the
-other) and passes a :class:`CorpusRef` as ``corpus``.
+:class:`CorpusRef` names a store (what the commands' ``--db FILE`` or ``--parquet DIR`` gave).
 
 >>> import tempfile, os
 >>> from brass_stats.storage import Store
@@ -21,18 +20,12 @@ other) and passes a :class:`CorpusRef` as ``corpus``.
 from __future__ import annotations
 
 import contextlib
-import functools
-import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
 
-import click
 import duckdb
 import pyarrow as pa
 
-from ..errors import BrassError
 from ..exitcodes import BAD_INPUT, BUSY
 from .dataset import PARTITION_COLUMNS, Commit, DatasetError, dataset_files, table_of
 from .duckdb_store import FAILURES_SCHEMA, CorpusBusy, CorpusError, connect_db, sql_type
@@ -149,50 +142,6 @@ class CorpusRef:
         return str(self.db if self.db is not None else self.parquet)
 
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def corpus_options(required: bool = False, what: str = "the stored games") -> Callable[[F], F]:
-    """Add ``--db FILE`` / ``--parquet DIR`` (mutually exclusive) to a click command; it gets ``corpus``.
-
-    ``corpus`` is a :class:`CorpusRef`, or None when neither option was given (only if not ``required``).
-    """
-
-    def decorate(f: F) -> F:
-        @functools.wraps(f)
-        def wrapper(*args: Any, db: Path | None = None, parquet: Path | None = None, **kwargs: Any) -> Any:
-            if db is not None and parquet is not None:
-                raise click.UsageError("--db and --parquet cannot be used together: give one store")
-            if required and db is None and parquet is None:
-                raise click.UsageError("give the games with --db FILE or --parquet DIR")
-            ref = CorpusRef(db, parquet) if db is not None or parquet is not None else None
-            return f(*args, corpus=ref, **kwargs)
-
-        wrapper = click.option(
-            "--parquet",
-            type=click.Path(file_okay=False, path_type=Path),
-            help=f"Parquet dataset folder holding {what} (instead of --db).",
-        )(wrapper)
-        wrapper = click.option(
-            "--db", type=click.Path(dir_okay=False, path_type=Path), help=f"DuckDB file holding {what}."
-        )(wrapper)
-        return wrapper  # type: ignore[return-value]
-
-    return decorate
-
-
-def connect_or_exit(ref: CorpusRef) -> duckdb.DuckDBPyConnection:
-    """:meth:`CorpusRef.connect` for commands: one error line and an exit status instead of an exception."""
-    try:
-        return ref.connect()
-    except CorpusBusy as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(EXIT_BUSY)
-    except BrassError as e:  # a CorpusError, or any other clear error about the store
-        click.echo(f"error: {e}", err=True)
-        sys.exit(EXIT_UNREADABLE)
-
-
 __all__ = [
     "EXIT_BUSY",
     "PARTITION_COLUMNS",
@@ -201,7 +150,5 @@ __all__ = [
     "CorpusRef",
     "attach_parquet",
     "connect_db",
-    "connect_or_exit",
-    "corpus_options",
     "open_corpus",
 ]

@@ -20,6 +20,7 @@ The first kind that matches decides; if it matches several games, the lookup fai
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ..errors import BrassError
@@ -81,6 +82,21 @@ def resolve_game(con: Any, game: str, where: str = "the database") -> str:
         shown = ", ".join(ids[:5]) + (" ..." if len(ids) > 5 else "")
         raise GameNotFound(f"{game!r} matches {len(ids)} games by {what} in {where} ({shown}); give more of the id")
     return ids[0]
+
+
+def stored_log_file(con: Any, game: str, store: str | Path) -> Path:
+    """The log file the game GAME of the store ``store`` (open as ``con``) was imported from.
+
+    The path as stored (relative to where the import ran), else relative to the store's folder; raises
+    :class:`GameNotFound` when GAME names no single game or its log file is not there.
+    """
+    gid = resolve_game(con, game, str(store))
+    row = con.execute("SELECT source_file FROM games WHERE game_id = ?", [gid]).fetchone()
+    source = row[0] if row else None
+    for candidate in (Path(source), Path(str(store)).parent / source) if source else ():
+        if candidate.exists():
+            return candidate
+    raise GameNotFound(f"game {gid} in {store}: its log file {source!r} is not available to replay")
 
 
 def list_games(con: Any) -> Any:

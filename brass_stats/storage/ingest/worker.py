@@ -20,7 +20,7 @@ from ...engine.policy import STRICT, ChoicePolicy
 from ...errors import IllegalAction, LogFormatError
 from ...log.format import GameLog
 from ...replay import gc_paused
-from ...validate import replay_and_judge
+from ...validation import replay_and_judge
 from ..dataset import write_batch_files
 from ..duckdb_store import FAILURES_SCHEMA, StoreWriteError
 from ..tables import assemble_tables, game_id, game_parts

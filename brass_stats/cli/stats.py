@@ -1,14 +1,14 @@
-"""Corpus commands: ``stats``, ``openings``, ``curves`` and ``compare``.
+"""The statistics commands: over a corpus ``stats``, ``openings``, ``curves``, ``compare`` and ``games``;
+over one game ``income`` and ``vp``.
 
-Each reads the stored games from ``--db FILE`` or ``--parquet DIR`` and takes the filters of
-:func:`~brass_stats.analysis.filters.corpus_filter_options`. A filter that leaves nothing prints
-one line saying so and exits 0. Definitions: ``docs/statistics.md``.
+The corpus commands read the stored games from ``--db FILE`` or ``--parquet DIR`` and take the filters
+of :func:`~brass_stats.cli.common.corpus_filter_options`. A filter that leaves nothing prints one line
+saying so and exits 0. Definitions: ``docs/statistics.md``.
 """
 
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,15 +17,19 @@ import click
 import duckdb
 import pandas as pd
 
+from ..analysis import games as A
+from ..analysis.curves import CURVE_DIMENSIONS, METRIC_LABELS, METRICS, compare_game, comparison_sentences, curves
+from ..analysis.filters import CorpusFilter
+from ..analysis.stats import DIMENSIONS, as_percentages, openings, stats_by
 from ..errors import BrassError
 from ..exitcodes import BAD_INPUT
-from ..output import emit, format_option
-from ..storage.corpus import CorpusRef, connect_or_exit, corpus_options
-from . import games as A
-from .curves import CURVE_DIMENSIONS, METRIC_LABELS, METRICS, compare_game, comparison_sentences, curves
-from .filters import CorpusFilter, corpus_filter_options
-from .stats import DIMENSIONS, as_percentages, openings, stats_by
+from ..storage.corpus import CorpusRef
+from ..storage.lookup import GAME_HELP, list_games
+from .common import connect_or_exit, corpus_filter_options, corpus_options, fail, open_game_or_exit
+from .output import emit, format_option
 
+GAME = click.argument("game")
+DB = corpus_options(what="the games to look GAME up in")
 FORMAT = format_option()
 PLOT = click.option(
     "--plot", type=click.Path(dir_okay=False, path_type=Path), help="Also draw the chart to this file (.png, .svg)."
@@ -41,11 +45,6 @@ def _corpus_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         return fn(*args, con=connect_or_exit(corpus), corpus_path=str(corpus), **kwargs)
 
     return wrapper
-
-
-def _fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(BAD_INPUT)
 
 
 def _note(message: str, fmt: str) -> None:
@@ -237,7 +236,7 @@ def compare_command(
     try:
         src = A.open_game(game, con)
     except BrassError as e:
-        _fail(str(e))
+        fail(BAD_INPUT, f"error: {e}")
     cmp = compare_game(src.con, src.game_id, con, metric, filters)
     n = cmp.attrs["corpus_games"]
     what = f"{cmp.attrs['player_count']}-player {cmp.attrs['edition'].title()} games ({filters.describe()})"
@@ -265,6 +264,64 @@ def compare_command(
         click.echo(f"wrote {plot}", err=True)
 
 
-COMMANDS = [stats_command, openings_command, curves_command, compare_command]
+@click.command("games")
+@corpus_options(required=True, what="the stored games to list")
+@FORMAT
+def games_command(corpus: CorpusRef, fmt: str) -> None:
+    """List the stored games: id, source file, the source's own game id, edition, players, winner and flags.
 
-__all__ = ["COMMANDS"]
+    Any of the first three names the game for every command that takes GAME (a unique prefix of the
+    game id is enough; it is matched literally). ``declared_result_disagrees`` marks a legal game whose
+    declared result differs from the replay; ``deviations`` counts rulebook departures stored as played.
+    """
+    con = connect_or_exit(corpus)
+    table = list_games(con)
+    if table.empty:
+        click.echo(f"no games stored in {corpus}", err=True)
+        return
+    emit(table, fmt)
+
+
+@click.command("income", epilog=GAME_HELP)
+@GAME
+@DB
+@FORMAT
+@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), help="Also draw the curves (.png or .svg).")
+def income_command(game: str, corpus: CorpusRef | None, fmt: str, plot: Path | None) -> None:
+    """Income level per player per round of GAME (a log file, or a game stored in --db / --parquet)."""
+    src = open_game_or_exit(game, corpus)
+    emit(A.income_by_round(src), fmt, "Income level at the end of each round")
+    if plot is not None:
+        from ..presentation.plots import income_chart
+
+        income_chart(A.round_summary(src)).savefig(plot)
+        click.echo(f"wrote {plot}", err=True)
+
+
+@click.command("vp", epilog=GAME_HELP)
+@GAME
+@DB
+@FORMAT
+@click.option("--by-era", is_flag=True, help="One row per player and era.")
+@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), help="Also draw a stacked bar chart.")
+def vp_command(game: str, corpus: CorpusRef | None, fmt: str, by_era: bool, plot: Path | None) -> None:
+    """VP by source per player: canal and rail links, flipped tiles by industry, merchant bonuses, shortfalls."""
+    src = open_game_or_exit(game, corpus)
+    by_source = A.vp_by_source(src)
+    if by_era:
+        emit(A.vp_breakdown(src), fmt, "VP by source and era")
+    else:
+        # a table for people: sources down, players across; CSV/JSON keep one record per player
+        sources = A.vp_sources(by_source, A.game_edition(src))
+        if fmt == "table":
+            emit(A.vp_sources_by_player(by_source, sources), fmt, "VP by source")
+        else:
+            emit(by_source[["seat", "name", *sources]], fmt)
+    if plot is not None:
+        from ..presentation.plots import vp_breakdown_chart
+
+        vp_breakdown_chart(by_source).savefig(plot)
+        click.echo(f"wrote {plot}", err=True)
+
+
+COMMANDS = [stats_command, openings_command, curves_command, compare_command, games_command, income_command, vp_command]

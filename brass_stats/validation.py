@@ -15,9 +15,7 @@ import glob
 import io
 import json
 import os
-import sys
 import time
-import types
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -312,7 +310,7 @@ def validate(source: str | Path | dict[str, Any] | GameLog, policy: ChoicePolicy
     """The verdict on one game (a path, JSON text or object, or a :class:`GameLog`); never raises for bad input.
     ``policy=AS_PLAYED`` accepts the departures of a game as played (see :mod:`brass_stats.engine.policy`).
 
-    ``brass_stats.validate`` is this module, and calling it calls this function:
+    The package exports this function as ``brass_stats.validate``:
 
     >>> import brass_stats as bs
     >>> v = bs.validate(bs.SAMPLES / "real" / "wq9gs6-2p.json")
@@ -330,13 +328,3 @@ def validate(source: str | Path | dict[str, Any] | GameLog, policy: ChoicePolicy
     except LogFormatError as e:
         return Validation("<log>", False, "format", {"index": None, "rule": "log.format", "message": str(e)})
     return validate_log(log, policy=policy)
-
-
-class _CallableModule(types.ModuleType):
-    """``bs.validate(...)`` reads as a function while ``brass_stats.validate`` stays this module."""
-
-    def __call__(self, source: str | Path | dict[str, Any] | GameLog, policy: ChoicePolicy = STRICT) -> Validation:
-        return validate(source, policy)
-
-
-sys.modules[__name__].__class__ = _CallableModule

@@ -1,4 +1,4 @@
-"""``brass-stats selfplay``: generate a corpus of bot games (registered by :mod:`brass_stats.cli`)."""
+"""The ``selfplay`` command: generate a corpus of bot games."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from pathlib import Path
 
 import click
 
+from ..bots.selfplay import BOTS, SelfPlayError, game_seed, generate, seat_bots
 from ..exitcodes import FAILED
-from ..output import emit, format_option
-from .selfplay import BOTS, SelfPlayError, game_seed, generate, seat_bots
+from .common import fail
+from .output import emit, format_option
 
 
 def _bot_list(ctx: click.Context, param: click.Parameter, value: str) -> list[str]:
@@ -90,12 +91,10 @@ def selfplay_command(
             cluster=cluster,
         )
     except SelfPlayError as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(FAILED)
+        fail(FAILED, f"error: {e}")
     wall = time.perf_counter() - start
     if not paths:
-        click.echo(f"no game could be finished ({wall:.1f} s)", err=True)
-        sys.exit(1)
+        fail(FAILED, f"no game could be finished ({wall:.1f} s)")
     if fmt != "table":
         emit([{"file": str(p), "edition": edition, "players": players, "corpus_seed": seed} for p in paths], fmt)
         return

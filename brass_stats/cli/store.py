@@ -15,20 +15,14 @@ import click
 
 from ..engine.policy import AS_PLAYED, STRICT
 from ..exitcodes import BAD_INPUT
-from ..output import emit, format_option
-from ..validate import expand_paths
-from .corpus import EXIT_BUSY
-from .duckdb_store import CorpusBusy, CorpusError
-from .ingest import IngestReport, ingest, iter_game_files, replay_files
+from ..storage import IngestReport, ingest, replay_files
+from ..storage.corpus import EXIT_BUSY, CorpusBusy, CorpusError
+from ..storage.ingest import iter_game_files
+from ..validation import expand_paths
+from .common import AS_PLAYED_OPTION, fail
+from .output import emit, format_option
 
 MISSING = BAD_INPUT
-
-AS_PLAYED_HELP = (
-    "Accept the game as it was played: a stated coal or iron source that breaks only a source-priority rule, "
-    "and links beyond a player's link tiles, are applied as stated and listed (table deviations; "
-    "docs/rules-decisions.md, 'Games as played'). Anything else illegal still fails. Default: strict."
-)
-AS_PLAYED_OPTION = click.option("--as-played", "as_played", is_flag=True, help=AS_PLAYED_HELP)
 
 
 def _echo_report(report: IngestReport, parquet: Path | None, fmt: str = "table") -> None:
@@ -60,16 +54,14 @@ def _echo_report(report: IngestReport, parquet: Path | None, fmt: str = "table")
 
 
 def _store_error(e: Exception) -> NoReturn:
-    click.echo(f"error: {e}", err=True)
-    sys.exit(EXIT_BUSY if isinstance(e, CorpusBusy) else MISSING)
+    fail(EXIT_BUSY if isinstance(e, CorpusBusy) else MISSING, f"error: {e}")
 
 
 def _check_inputs(items: tuple[str, ...]) -> list[Path]:
     files = expand_paths(items)
     missing = [str(p) for p in files if not p.exists()]
     if not files or missing:
-        click.echo("no game files found in: " + " ".join(missing or list(items)), err=True)
-        sys.exit(MISSING)
+        fail(MISSING, "no game files found in: " + " ".join(missing or list(items)))
     return files
 
 
@@ -144,7 +136,7 @@ def ingest_command(
     if cluster is not None and workers is not None:
         raise click.UsageError("--workers is for local processes; with --cluster use local:N")
     if cluster is not None:
-        from .cluster import parse_cluster
+        from ..storage.cluster import parse_cluster
 
         try:
             parse_cluster(cluster)
@@ -172,5 +164,4 @@ def _check_streamed_inputs(items: tuple[str, ...]) -> None:
     """Named files must exist and there must be at least one file (without listing everything up front)."""
     missing = [i for i in items if "://" not in i and not any(ch in i for ch in "*?[") and not Path(i).exists()]
     if missing or next(iter_game_files(items), None) is None:
-        click.echo("no game files found in: " + " ".join(missing or list(items)), err=True)
-        sys.exit(MISSING)
+        fail(MISSING, "no game files found in: " + " ".join(missing or list(items)))

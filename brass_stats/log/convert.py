@@ -1,30 +1,24 @@
-"""The ``convert`` command: games recorded elsewhere into brass-stats logs.
+"""Server records into brass-stats log files: one record, or a directory of them, record by record.
 
-Exit status: 0 every record converted; 2 a record could not be converted (one
-line per record: file, seq, field, why); 3 an internal error on some record. A directory is converted record by
-record: one bad record never stops the rest, and a summary groups the failures.
+A directory is converted record by record: one bad record never stops the rest, and every record gets
+an :class:`Outcome` (where its log went, or why it failed) that a summary groups by reason.
+
+>>> log_name(Path("gm7vza-4p.record.json")), log_name(Path("game.json"))
+('gm7vza-4p.json', 'game.json')
 """
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-import click
-
 from ..errors import BrassError
-from ..exitcodes import BAD_INPUT, INTERNAL, OK
 from .quasrain import ConversionError, convert_files
 
 RECORD_SUFFIX = ".record.json"
 SETUP_SUFFIX = ".setup.json"
-
-
-@click.group()
-def convert() -> None:
-    """Convert games recorded elsewhere into brass-stats logs."""
 
 
 @dataclass
@@ -74,32 +68,22 @@ def convert_one(record: Path, setup: Path | None, out: Path) -> Outcome:
     return Outcome(record, out, len(log.actions))
 
 
-def convert_directory(directory: Path, out_dir: Path, show_progress: bool) -> list[Outcome]:
-    records = records_in(directory)
+def convert_records(
+    records: Iterable[Path], out_dir: Path, on_done: Callable[[Outcome], None] | None = None
+) -> list[Outcome]:
+    """Convert each record (see :func:`records_in`) into ``out_dir``/:func:`log_name`, checked against its
+    :func:`sibling_setup`; ``on_done`` hears of each outcome as it comes. A bug on one record is its outcome
+    (reason ``internal error``), never the end of the run."""
     out_dir.mkdir(parents=True, exist_ok=True)
     outcomes: list[Outcome] = []
-
-    def one(record: Path) -> Outcome:
+    for record in records:
         try:
             o = convert_one(record, sibling_setup(record), out_dir / log_name(record))
         except Exception as e:  # noqa: BLE001 - a bug on one record must not stop the others; reported as such
             o = Outcome(record, error=f"{record}: internal error ({type(e).__name__}: {e})", reason="internal error")
-        if o.error:
-            click.echo(o.error, err=True)
         outcomes.append(o)
-        return o
-
-    if show_progress:
-        from rich.progress import Progress
-
-        with Progress(transient=True) as progress:
-            task = progress.add_task("converting", total=len(records))
-            for record in records:
-                one(record)
-                progress.advance(task)
-    else:
-        for record in records:
-            one(record)
+        if on_done is not None:
+            on_done(o)
     return outcomes
 
 
@@ -112,44 +96,3 @@ def summary_lines(outcomes: list[Outcome]) -> list[str]:
         example = next(o.record.name for o in outcomes if o.reason == reason)
         lines.append(f"  {count:4d}  {reason}  (e.g. {example})")
     return lines
-
-
-@convert.command("quasrain")
-@click.argument("record", type=click.Path(exists=True, path_type=Path))
-@click.option(
-    "--setup",
-    "setup",
-    type=click.Path(dir_okay=False, exists=True, path_type=Path),
-    help="Optional: a setup file made by the server's engine, checked field by field against the record.",
-)
-@click.option(
-    "--out",
-    "out",
-    required=True,
-    type=click.Path(path_type=Path),
-    help="The log to write (a directory for a directory of records).",
-)
-def convert_quasrain(record: Path, setup: Path | None, out: Path) -> None:
-    """Convert a BrassBirmingham (Quasrain-Coder) server record, or a directory of them.
-
-    Only the record is needed: every chance outcome (hands, deck, merchant tiles,
-    turn order, the Rail Era reshuffle) is rebuilt from its seed. With --setup,
-    the setup file is checked against that and its published scores become the
-    log's declared result. For a directory, each X.record.json (or other *.json
-    but *.setup.json) becomes OUT/X.json, checked against X.setup.json beside it.
-    """
-    if record.is_dir():
-        if setup is not None:
-            raise click.UsageError(
-                "--setup names one record's setup; in a directory, put X.setup.json beside X.record.json"
-            )
-        outcomes = convert_directory(record, out, sys.stderr.isatty())
-        for line in summary_lines(outcomes):
-            click.echo(line)
-        internal = any(o.reason == "internal error" for o in outcomes)
-        sys.exit(INTERNAL if internal else BAD_INPUT if any(o.error for o in outcomes) else OK)
-    o = convert_one(record, setup, out)
-    if o.error is not None:
-        click.echo(f"error: {o.error}", err=True)
-        sys.exit(BAD_INPUT)
-    click.echo(f"wrote {out} ({o.actions} actions)")
