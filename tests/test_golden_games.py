@@ -1,7 +1,7 @@
 """The two real games from another server replay through the engine to their published scores.
 
-Expected numbers are the published results (../shared/real-games/README.md and
-the setup files' rail-era checkpoint), not outputs of this engine.
+Expected numbers are the results the server published (docs/importing.md, and the setup files'
+rail-era checkpoint), not outputs of this engine.
 """
 
 from __future__ import annotations

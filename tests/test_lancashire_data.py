@@ -1,7 +1,7 @@
 """Brass: Lancashire rules data: the rulebook's numbers and the component values in ``lancashire.json``.
 
-Sources: ``/work/shared/rules/lancashire-rulebook.md`` (the authority) and
-``/work/shared/data/lancashire-sources.md`` (where the component values come from).
+Sources: the Brass: Lancashire rulebook (the authority) and ``docs/lancashire-sources.md`` (where the
+component values come from).
 """
 
 from __future__ import annotations
