@@ -24,18 +24,11 @@ from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.log.format import GameLog
 from brass_stats.replay import Replay, replay
 from brass_stats.storage import SCHEMAS, game_id, game_tables
-from brass_stats.storage.tables import (
-    _ACTION_JSON,
-    _SORTED_JSON,
-    _action_json,
-    _board_statistics,
-    _BoardStatistics,
-    _column,
-    _detail_column,
-    _Indexed,
-    _location_link_values,
-    batch_tables,
-)
+from brass_stats.storage.tables import batch_tables
+from brass_stats.storage.tables.action_json import _ACTION_JSON, _SORTED_JSON, _action_json
+from brass_stats.storage.tables.assemble import _column, _Indexed
+from brass_stats.storage.tables.board_statistics import _board_statistics, _BoardStatistics, _location_link_values
+from brass_stats.storage.tables.per_action import _detail_column
 
 SAMPLES = sorted((Path(__file__).parents[1] / "replays").rglob("*.json"))
 
