@@ -1,5 +1,5 @@
 """The row-by-row table builders as they were before the column rewrite (issue 15), kept as the
-reference the fast builders in ``brass_stats/storage/tables.py`` are compared with
+reference the fast builders in ``brass_stats/storage/tables/`` are compared with
 (``tests/test_tables_equivalence.py``): same rows, same values, for every sample game.
 
 Only the tables the rewrite touched are here (actions, effects, turn snapshots, era scores, board).

@@ -9,7 +9,10 @@ import pyarrow as pa
 from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.log.format import GameLog
 from brass_stats.replay import replay
-from brass_stats.storage.tables import BOARD_SCHEMA, _BoardStatistics, _BoardTable, _column
+from brass_stats.storage.tables import BOARD_SCHEMA
+from brass_stats.storage.tables.assemble import _column
+from brass_stats.storage.tables.board_statistics import _BoardStatistics
+from brass_stats.storage.tables.board_table import _BoardTable
 
 SAMPLES = sorted((Path(__file__).parents[1] / "replays").rglob("*.json"))
 

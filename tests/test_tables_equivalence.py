@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -19,23 +20,17 @@ from hypothesis import strategies as st
 from reference_tables import reference_rows
 
 from brass_stats.bots import RandomBot, play_game
+from brass_stats.codegen import typed_json_writer
 from brass_stats.engine.actions import Build, Develop, Loan, Network, Pass, Sale, Scout, Sell, Shortfall
 from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.log.format import GameLog
 from brass_stats.replay import Replay, replay
 from brass_stats.storage import SCHEMAS, game_id, game_tables
-from brass_stats.storage.tables import (
-    _ACTION_JSON,
-    _SORTED_JSON,
-    _action_json,
-    _board_statistics,
-    _BoardStatistics,
-    _column,
-    _detail_column,
-    _Indexed,
-    _location_link_values,
-    batch_tables,
-)
+from brass_stats.storage.tables import batch_tables
+from brass_stats.storage.tables.action_json import _ACTION_JSON, _SORTED_JSON, _action_json
+from brass_stats.storage.tables.assemble import _column, _Indexed
+from brass_stats.storage.tables.board_statistics import _board_statistics, _BoardStatistics, _location_link_values
+from brass_stats.storage.tables.per_action import _detail_column
 
 SAMPLES = sorted((Path(__file__).parents[1] / "replays").rglob("*.json"))
 
@@ -195,6 +190,24 @@ def test_actions_written_directly_as_json_match_the_encoder(
         assert _action_json(a, sort_keys=True) == json.dumps(
             a.to_json(), sort_keys=True, ensure_ascii=False, separators=(",", ":")
         )
+
+
+def test_a_traceback_through_a_generated_json_writer_shows_its_source() -> None:
+    """The actions' JSON writers are generated code (brass_stats.codegen): a traceback through one names
+    what it writes and shows its lines, not ``<string>``."""
+
+    class Fake:
+        TYPE = "fake"
+
+    in_order = (("type", '"type":'), ("card", '"card":'), ("coal", '"coal":'))
+    write = typed_json_writer(Fake, in_order, (1, 2, 0), (str, tuple), string=json.encoder.encode_basestring)
+    assert write is not None
+    assert write("c", ("a",)) == ('{"type":"fake","card":"c","coal":["a"]}', '{"card":"c","coal":["a"],"type":"fake"}')
+    with pytest.raises(TypeError) as info:
+        write("c", (1,))  # (not strings: the caller falls back to the writer for any values)
+    text = "".join(traceback.format_exception(info.value))
+    assert "<generated: storage.tables: JSON writer for Fake(str, tuple)" in text
+    assert "','.join(map(S, v1))" in text
 
 
 _JSON_VALUES = st.recursive(
