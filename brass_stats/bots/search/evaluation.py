@@ -1,0 +1,62 @@
+"""Leaf evaluators: a state -> one value per seat (each seat's chance of winning, summing to 1).
+
+The search calls a leaf evaluator on the (determinized) states where its simulations stop. Any
+callable ``state -> Sequence[float]`` (one number per seat, higher is better for that seat) fits;
+a learned win-probability model plugs in here. The default, :class:`SoftmaxLeaf`, turns the greedy
+bot's estimates of each seat's final VP into win probabilities with a softmax. A finished game is
+always scored by its result (:func:`outcome`), whatever the evaluator.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from ...engine.scoring import standings
+from ...engine.state import GameState
+from ..greedy import GreedyBot, evaluate
+
+LeafEvaluator = Callable[[GameState], Sequence[float]]
+"""One value per seat (in seat order) of a position: win probabilities, or any score in [0, 1]."""
+
+
+def outcome(state: GameState) -> tuple[float, ...]:
+    """A finished game's result per seat: 1 for the winner, the players ranked first share it (ties)."""
+    first = [s.seat for s in standings(state) if s.rank == 1]
+    share = 1.0 / len(first)
+    return tuple(share if seat in first else 0.0 for seat in range(state.num_players))
+
+
+def softmax(scores: Sequence[float], temperature: float) -> tuple[float, ...]:
+    """``exp(score / temperature)`` normalised to sum to 1 (stable for any scores).
+
+    >>> [round(p, 3) for p in softmax([100.0, 100.0, 90.0], 10.0)]
+    [0.422, 0.422, 0.155]
+    """
+    top = max(scores)
+    e = [math.exp((s - top) / temperature) for s in scores]
+    total = sum(e)
+    return tuple(x / total for x in e)
+
+
+class SoftmaxLeaf:
+    """Win probabilities from the greedy evaluation: a softmax of each seat's estimated final VP.
+
+    ``temperature`` is in VP: a seat estimated ``temperature`` VP ahead of another is e (2.7)
+    times as likely to win. A finished game gives its :func:`outcome`.
+    """
+
+    def __init__(self, temperature: float = 8.0, greedy: GreedyBot | None = None) -> None:
+        if temperature <= 0:
+            raise ValueError("the temperature must be positive")
+        self.temperature = temperature
+        self.weights = (greedy or GreedyBot()).weights
+
+    def __call__(self, state: GameState) -> tuple[float, ...]:
+        if state.game_over:
+            return outcome(state)
+        w = self.weights
+        return softmax([evaluate(state, seat, w) for seat in range(state.num_players)], self.temperature)
+
+    def __repr__(self) -> str:
+        return f"SoftmaxLeaf(temperature={self.temperature})"
