@@ -153,7 +153,7 @@ class Reviewer:
         played = r.steps[index].action
         seat = played.player
         rules = before.rules
-        common = {
+        common: dict[str, Any] = {
             "index": index,
             "seat": seat,
             "player": self.names[seat],
@@ -281,7 +281,8 @@ def _run(
         dask = Cluster(cluster)
         try:
             log_json = log.to_json()
-            chunks = [indices[i :: dask.workers * 2] for i in range(dask.workers * 2)]
+            parts = dask.workers() * 2
+            chunks = [indices[i::parts] for i in range(parts)]
             calls = ((log_json, policy, simulations, seed, c) for c in chunks if c)
             for batch in dask.imap(review_actions, calls):
                 yield from batch
