@@ -100,7 +100,7 @@ def test_game_seed_is_documented_derivation() -> None:
 
 
 def test_seat_bots_and_registry() -> None:
-    assert set(BOTS) == {"random", "greedy"}
+    assert set(BOTS) == {"random", "greedy", "mcts"}
     assert seat_bots(["greedy", "random"], 4) == ["greedy", "random", "greedy", "random"]
     assert seat_bots(["random"], 3) == ["random"] * 3
     with pytest.raises(ValueError, match="unknown bot"):

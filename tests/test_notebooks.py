@@ -19,7 +19,7 @@ from brass_stats.storage import ingest
 ROOT = Path(__file__).parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 # images each notebook must show inline (charts as PNG, boards as SVG)
-IMAGES = {"post_game_report": 6, "strategy_stats": 2, "step_through_a_game": 7}
+IMAGES = {"post_game_report": 6, "strategy_stats": 2, "step_through_a_game": 7, "analysis": 2}
 
 
 @pytest.fixture(scope="module")
@@ -66,8 +66,9 @@ def test_notebooks_find_the_database_in_the_repository_root(monkeypatch: pytest.
     assert demo_database(build=False, start=ROOT / "notebooks") == Path("/elsewhere/games.duckdb")
 
 
-def test_the_three_notebooks() -> None:
+def test_the_four_notebooks() -> None:
     assert [p.name for p in NOTEBOOKS] == [
+        "analysis.ipynb",
         "post_game_report.ipynb",
         "step_through_a_game.ipynb",
         "strategy_stats.ipynb",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import colorsys
 import dataclasses
+import html
+import re
 import subprocess
 import sys
 import time
@@ -16,16 +18,21 @@ from click.testing import CliRunner
 from conftest import convert_golden
 from matplotlib.colors import to_rgb
 from matplotlib.container import BarContainer
+from review_helpers import better_than_played, first_of, hand_review
 
 from brass_stats.analysis import games as A
+from brass_stats.analysis.review import GameReview
 from brass_stats.cli import main
+from brass_stats.engine.actions import Build
 from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.engine.scoring import potential_vp
 from brass_stats.presentation import plots
 from brass_stats.presentation.report import _table, build_report, era_boards_from_tables
-from brass_stats.replay import replay
+from brass_stats.presentation.text import TEXT_LIMIT, display_text, plot_text
+from brass_stats.replay import Replay, replay
 from brass_stats.storage import ingest
 
+REPLAYS = Path(__file__).parents[1] / "replays"
 # VP per era published by the server for the 4-player golden game (setup file, vpBreakdown): links, tiles
 PUBLISHED = {"canal": ([12, 19, 6, 19], [25, 26, 30, 25]), "rail": ([41, 13, 68, 43], [70, 77, 22, 40])}
 
@@ -246,8 +253,8 @@ def test_report_writes_the_viewer_and_links_each_key_moment(game4: Path, tmp_pat
     assert viewer.exists() and "replay viewer" in res.output
     text = out.read_text(encoding="utf-8")
     swings, _ = A.key_moments(A.open_game(str(game4)))
-    for i in swings["action_index"]:
-        assert f"href='r-viewer.html#action={int(i)}'" in text
+    for i in swings["action_index"]:  # the viewer's #action=N counts from 1, as on screen
+        assert f"href='r-viewer.html#action={int(i) + 1}'" in text
     # the viewer opens at action N from its URL fragment (see tests/test_viewer.py); here: it is that game
     assert "Player1" in viewer.read_text(encoding="utf-8")
     res = CliRunner().invoke(main, ["report", str(game4), "--out", str(tmp_path / "n.html"), "--no-viewer"])
@@ -284,8 +291,91 @@ def test_report_fits_the_page_in_headless_chromium(game4: Path, tmp_path: Path) 
             body = page.inner_text("body")
             assert "Zoë Ångström-Weißmüller" in body and "AI-1(jsb-v20260910)" in body and "Łukasz Żółć" in body
             links = page.eval_on_selector_all("a[href*='#action=']", "els => els.map(e => e.getAttribute('href'))")
-            assert "game-viewer.html#action=123" in links
+            assert "game-viewer.html#action=124" in links  # the last of 124 actions
             page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
         finally:
             browser.close()
     assert (tmp_path / "report.png").stat().st_size > 100_000
+
+
+# -- the analysis section and the departures from the rules -------------------------------------
+
+
+@pytest.fixture(scope="module")
+def reviewed4(src4: A.GameSource) -> tuple[GameReview, list[int]]:
+    """A review of the 4-player game made by hand: ten slips of growing loss (as the search would find
+    them), each with a legal build as the better action."""
+    r = src4.replay
+    assert isinstance(r, Replay)
+    slips: list[int] = []
+    for _ in range(10):
+        slips.append(first_of(r, Build, slips[-1] + 1 if slips else 5))
+    losses = {i: (0.01 * (k + 1), better_than_played(r, i, Build)) for k, i in enumerate(slips)}
+    return hand_review(r, losses), slips
+
+
+def test_the_report_shows_the_analysis_with_links_to_the_viewer(
+    src4: A.GameSource, reviewed4: tuple[GameReview, list[int]]
+) -> None:
+    review, slips = reviewed4
+    plain = build_report(src4, viewer_href="v.html")
+    assert "Analysis" not in plain
+    page = build_report(src4, viewer_href="v.html", review=review)
+    assert page.count("<img") == plain.count("<img") + 1  # the win-probability chart
+    section = page.split("<h2 id='analysis'>", 1)[1].split("<h2", 1)[0]
+    assert "Accuracy" in section and "Largest mistakes" in section
+    for p in review.summary:  # the accuracy table: each player's figure and counts
+        name = display_text(p.player)
+        assert f"<td class='text'>{name}</td><td class='num'>{round(p.accuracy or 0, 1):g}</td>" in section
+    mistakes = section.split("Largest mistakes", 1)[1]
+    # the 8 largest of the 10 slips, largest first, each linked to the viewer at that action
+    shown = [int(x) for x in re.findall(r"href='v\.html#action=(\d+)'", mistakes)]
+    assert shown == [i + 1 for i in reversed(slips)][:8]
+    worst = next(a for a in review.actions if a.index == slips[-1])
+    assert (
+        html.escape(display_text(worst.best, TEXT_LIMIT), quote=False) in mistakes and ">10<" in mistakes
+    )  # 0.10 -> 10 points
+    assert "blunder" in mistakes and "mistake" in mistakes
+
+
+def test_win_probability_chart_has_a_line_per_player_and_marks_slips(reviewed4: tuple[GameReview, list[int]]) -> None:
+    review, slips = reviewed4
+    fig = plots.win_probability_chart(review, rail_from=60)
+    ax = fig.axes[0]
+    lines = [h for h in ax.get_lines() if getattr(h, "_brass_label", None) is not None]
+    assert [h._brass_label for h in lines] == [plot_text(n) for n in review.players]  # type: ignore[attr-defined]
+    assert list(lines[0].get_xdata())[0] == 1  # actions numbered from 1
+    marked = sum(len(c.get_offsets()) for c in ax.collections)
+    assert marked == sum(1 for a in review.actions if a.label)
+    assert fig.to_png()[:4] == b"\x89PNG"
+
+
+def test_the_report_lists_each_departure_from_the_rules(src4: A.GameSource) -> None:
+    page = build_report(src4, viewer_href="v.html")
+    assert "played with 2 departures from the rules" in page
+    section = page.split("<h2 id='departures'>", 1)[1].split("<h2", 1)[0]
+    assert section.count("href='v.html#action=118'") == 2 and section.count("network.link_tiles") == 2
+    assert "14 per colour" in section and "beyond its 14" in section
+    clean = build_report(A.open_game(str(REPLAYS / "real" / "wq9gs6-2p.json")))
+    assert "departures" not in clean
+
+
+def test_report_analyse_reviews_the_game_with_the_budget_given(
+    game4: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reviewed4: tuple[GameReview, list[int]]
+) -> None:
+    from brass_stats.analysis import review as review_module
+
+    calls: list[dict[str, object]] = []
+
+    def fake_review(log: object, policy: object, **kw: object) -> GameReview:
+        calls.append({"policy": policy, **{k: v for k, v in kw.items() if k != "progress"}})
+        return reviewed4[0]
+
+    monkeypatch.setattr(review_module, "review_game", fake_review)
+    out = tmp_path / "r.html"
+    args = ["report", str(game4), "--out", str(out), "--analyse", "--simulations", "7", "--seed", "5"]
+    res = CliRunner().invoke(main, [*args, "--workers", "2"])
+    assert res.exit_code == 0, res.output
+    assert calls == [{"policy": AS_PLAYED, "simulations": 7, "seed": 5, "workers": 2}]
+    assert "<h2 id='analysis'>" in out.read_text("utf-8")
+    assert '"review":{' in (tmp_path / "r-viewer.html").read_text("utf-8")

@@ -40,8 +40,9 @@ from ..engine.turn import apply_action
 from ..log.format import GameLog
 from . import Agent, RandomBot, play_game
 from .greedy import GreedyBot
+from .search import MctsBot
 
-BOTS: dict[str, Callable[[], Agent]] = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, Callable[[], Agent]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MctsBot}
 GENERATOR = "brass-stats selfplay"
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import sys
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 import pandas as pd
@@ -21,7 +23,47 @@ from ..storage.lookup import GAME_HELP, stored_log_file
 from .common import connect_or_exit, corpus_options, fail, open_game_or_exit
 from .output import emit, format_option, printable
 
+if TYPE_CHECKING:
+    from ..analysis.review import GameReview
+
+F = TypeVar("F", bound=Callable[..., Any])
+
 DB = corpus_options(what="the games to look GAME up in")
+
+
+def analyse_options(f: F) -> F:
+    """``--analyse`` and its budget: ``--simulations N``, ``--seed``, ``--workers``."""
+    from ..analysis.review import DEFAULT_SIMULATIONS
+
+    f = click.option(
+        "--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Processes reviewing actions."
+    )(f)
+    f = click.option("--seed", type=int, default=0, show_default=True, help="Seed of the review's searches.")(f)
+    f = click.option(
+        "--simulations",
+        type=click.IntRange(min=1),
+        default=DEFAULT_SIMULATIONS,
+        show_default=True,
+        help="Search budget per judged action (with --analyse).",
+    )(f)
+    return click.option(
+        "--analyse",
+        is_flag=True,
+        help="Review the game action by action (win probability, mistakes, the better action) and show it.",
+    )(f)
+
+
+def review_or_none(log: GameLog, analyse: bool, simulations: int, seed: int, workers: int) -> GameReview | None:
+    """The review of ``log`` as played when ``analyse`` (a progress bar on stderr), else None."""
+    if not analyse:
+        return None
+    from ..analysis.review import review_game
+
+    count = len(log.actions)
+    with click.progressbar(length=count, label=f"reviewing {count} actions", file=sys.stderr) as bar:
+        return review_game(
+            log, AS_PLAYED, simulations=simulations, seed=seed, workers=workers, progress=lambda: bar.update(1)
+        )
 
 
 @click.command("report", epilog=GAME_HELP)
@@ -32,17 +74,38 @@ DB = corpus_options(what="the games to look GAME up in")
     "--viewer/--no-viewer",
     default=True,
     show_default=True,
-    help="Also write the replay viewer beside the report (OUT-viewer.html); key moments link to it.",
+    help="Also write the replay viewer beside the report (OUT-viewer.html); action numbers link to it.",
 )
-def report_command(game: str, corpus: CorpusRef | None, out: Path, viewer: bool) -> None:
+@analyse_options
+def report_command(
+    game: str,
+    corpus: CorpusRef | None,
+    out: Path,
+    viewer: bool,
+    analyse: bool,
+    simulations: int,
+    seed: int,
+    workers: int,
+) -> None:
     """Write the post-game report of GAME as one self-contained HTML file (and the replay viewer beside it).
 
     The viewer needs the game's log: a log file, or for a stored game the file it was imported from.
+    With --analyse, the game is reviewed first (each action with a choice judged by a search from what
+    its player could know): the report gets an Analysis section and the viewer an evaluation strip.
     """
-    from ..presentation.report import write_report
+    from ..presentation.report import replay_of, write_report
 
     src = open_game_or_exit(game, corpus)
-    report = write_report(src, out, viewer=viewer)
+    review = None
+    if analyse:
+        r = replay_of(src)
+        if r is None:
+            fail(
+                BAD_INPUT,
+                f"error: {game}: --analyse needs the game's log (a log file, or the file it was imported from)",
+            )
+        review = review_or_none(r.log, analyse, simulations, seed, workers)
+    report = write_report(src, out, viewer=viewer, review=review)
     page = report.with_name(report.stem + "-viewer.html")
     if viewer and page.exists():
         click.echo(f"wrote {report} and the replay viewer {page}")
@@ -172,15 +235,40 @@ def _move_table(df: pd.DataFrame) -> None:
 @click.argument("game")
 @DB
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="game.html")
-@click.option("--at", "at", type=int, default=None, help="Action the page opens at (default: the end).")
-def view_command(game: str, corpus: CorpusRef | None, out: Path, at: int | None) -> None:
-    """Write a self-contained HTML replay viewer of GAME (board, moves, players, charts; no server)."""
+@click.option(
+    "--at",
+    "at",
+    type=int,
+    default=None,
+    help="Action the page opens at, counted from 1 as on screen (0: the setup; default: the end).",
+)
+@analyse_options
+def view_command(
+    game: str,
+    corpus: CorpusRef | None,
+    out: Path,
+    at: int | None,
+    analyse: bool,
+    simulations: int,
+    seed: int,
+    workers: int,
+) -> None:
+    """Write a self-contained HTML replay viewer of GAME (board, moves, players, charts; no server).
+
+    With --analyse, the game is reviewed first (each action with a choice judged by a search from what
+    its player could know) and the page shows each player's win probability along the game, each
+    action's label and the better action.
+    """
     from ..presentation.viewer import write_viewer
 
     r = load_replay(game, corpus)
-    write_viewer(r, out, start=at)
+    review = review_or_none(r.log, analyse, simulations, seed, workers)
+    write_viewer(r, out, start=None if at is None else max(at, 0) - 1, review=review)
     size = out.stat().st_size
-    note = f"; stops at illegal action {r.error.index} [{r.error.rule}]" if r.error is not None else ""
+    note = f"; stops at illegal action {len(r.steps) + 1} [{r.error.rule}]" if r.error is not None else ""
+    if r.deviations:
+        where = sorted({d["action_index"] + 1 for d in r.deviations})
+        note += f"; as played, departs from the rules at action {', '.join(map(str, where))}"
     click.echo(f"wrote {out} ({len(r.steps)} actions, {size / 1024:.0f} KiB{note})")
 
 

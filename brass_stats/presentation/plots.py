@@ -19,14 +19,18 @@ from __future__ import annotations
 
 import io
 import textwrap
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from .geometry import PLAYER_COLOURS
 from .text import display_number, plot_text
+
+if TYPE_CHECKING:
+    from ..analysis.review import GameReview
 
 # Stack order, bottom to top. Cotton mill and brewery used to be two near-identical oranges.
 SOURCE_COLOURS = {
@@ -207,4 +211,56 @@ def money_chart(money: pd.DataFrame) -> Chart:
     ax.set_ylabel("£")
     ax.set_title("Money after income (lines) and spent in the round (bars)")
     player_legend(ax)
+    return fig
+
+
+LABEL_MARKERS = {"inaccuracy": ("o", "#d4a000"), "mistake": ("s", "#e06c00"), "blunder": ("X", "#c00000")}
+
+
+def win_probability_chart(review: GameReview, rail_from: int | None = None) -> Chart:
+    """Each player's win probability after each reviewed action (x: the action's number, from 1, as on
+    screen), the judged slips marked on the mover's line. ``rail_from``: the index of the Rail Era's
+    first action, drawn as a dashed line."""
+    fig, ax = new_chart(9, 4)
+    x = [a.index + 1 for a in review.actions]
+    for seat, name in enumerate(review.players):
+        y = [100 * a.win_after[seat] for a in review.actions]
+        player_line(ax, x, y, name, color=PLAYER_COLOURS[seat % len(PLAYER_COLOURS)], lw=1.8)
+    for kind, (marker, colour) in LABEL_MARKERS.items():
+        marked = [a for a in review.actions if a.label == kind]
+        if marked:
+            ax.scatter(
+                [a.index + 1 for a in marked],
+                [100 * a.win_after[a.seat] for a in marked],
+                marker=marker,
+                s=36,
+                color=colour,
+                edgecolors="white",
+                linewidths=0.6,
+                zorder=3,
+                label=kind,
+            )
+    ax.axhline(100 / max(1, len(review.players)), color="#cccccc", lw=1, ls=":")
+    if rail_from is not None and x and min(x) <= rail_from + 1 <= max(x):
+        ax.axvline(rail_from + 0.5, color="#999999", ls="--", lw=1)
+        ax.text(
+            rail_from + 0.5, 1.0, " Rail Era", va="top", fontsize=8, color="#666666", transform=ax.get_xaxis_transform()
+        )
+    ax.set_ylim(0, 100)
+    if x:
+        ax.set_xlim(0.5, max(x) + 0.5)
+    ax.set_xlabel("action (numbered from 1)")
+    ax.set_ylabel("win probability (%)")
+    ax.set_title("Win probability after each action")
+    lines = [h for h in ax.get_lines() if getattr(h, "_brass_label", None) is not None]
+    slips = [h for h in ax.collections if h.get_label() in LABEL_MARKERS]
+    handles: list[Artist] = [*lines, *slips]
+    labels = [str(getattr(h, "_brass_label", h.get_label())) for h in handles]
+    fig.legend(
+        handles,
+        labels,
+        fontsize=8,
+        frameon=False,
+        loc="outside right upper",
+    )
     return fig

@@ -11,18 +11,26 @@ import base64
 import html
 import io
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import duckdb
 import pandas as pd
 from matplotlib.figure import Figure
 
 from ..analysis import games as A
+from ..engine.policy import AS_PLAYED
+from ..engine.rulebook import rule_text
 from ..engine.setup import new_game
 from ..engine.state import GameState, MerchantSpace
 from ..errors import BrassError
 from ..replay import Replay
 from ..rules_data import load_rules
 from . import plots
+from .evaluation import LABEL_COLOURS, largest_mistakes, points
 from .text import TEXT_LIMIT, display_number, display_text
+
+if TYPE_CHECKING:
+    from ..analysis.review import GameReview
 
 CSS = """
 body { font-family: "DejaVu Sans", "Noto Sans", "Segoe UI", Roboto, Helvetica, Arial, sans-serif;
@@ -40,6 +48,7 @@ img { max-width: 100%; height: auto; display: block; margin: 0.5em 0; }
 .boards figure { margin: 0 0 1.5em 0; }
 .boards svg { display: block; max-width: 100%; height: auto; }
 figcaption { text-align: center; color: #555; font-size: 0.9em; }
+.label { color: #fff; font-weight: bold; padding: 0 0.3em; border-radius: 3px; }
 """
 
 
@@ -128,7 +137,9 @@ def vp_by_era_table(breakdown: pd.DataFrame) -> pd.DataFrame:
 
 
 def _action_link(index: object, viewer_href: str | None) -> str:
-    n = int(index)  # type: ignore[call-overload]
+    """An action named by its index in the data (0-based), shown as people count it (from 1), linked to
+    the viewer at that action (whose ``#action=N`` counts the same way)."""
+    n = int(index) + 1  # type: ignore[call-overload]
     if viewer_href is None:
         return str(n)
     href = html.escape(f"{viewer_href}#action={n}", quote=True)
@@ -143,12 +154,19 @@ def _what_happened(replay: Replay, index: int) -> str:
     return text.split(". End of ", 1)[0]
 
 
-def build_report(src: A.GameSource, viewer_href: str | None = None, replay: Replay | None = None) -> str:
+def build_report(
+    src: A.GameSource,
+    viewer_href: str | None = None,
+    replay: Replay | None = None,
+    review: GameReview | None = None,
+) -> str:
     """The report of one game as HTML text.
 
-    ``viewer_href``: the replay viewer's file (relative to the report); every key moment then links to
-    the viewer at that action (``viewer.html#action=N``). ``replay`` (default: the one kept in ``src``)
-    describes the key moments in the move list's words.
+    ``viewer_href``: the replay viewer's file (relative to the report); every action number then links
+    to the viewer at that action (``viewer.html#action=N``, N counted from 1). ``replay`` (default: the
+    one kept in ``src``) describes the key moments in the move list's words. ``review`` (a
+    :class:`~brass_stats.analysis.review.GameReview` of the game, however it was made) adds the
+    Analysis section: the win-probability chart, the accuracy table and the largest mistakes.
     """
     replay = replay or src.replay
     game = A.game_row(src)
@@ -162,6 +180,7 @@ def build_report(src: A.GameSource, viewer_href: str | None = None, replay: Repl
     money = A.money_and_order(src)
     swings, leads = A.key_moments(src)
     era_ends = A.era_end_scoring(src)
+    departures = departures_table(src)
     winner = html.escape(display_text(game["winner"]))
     edition = html.escape(display_text(game["edition"]).title())
     raw = frozenset({"action"}) if viewer_href else frozenset()
@@ -177,8 +196,8 @@ def build_report(src: A.GameSource, viewer_href: str | None = None, replay: Repl
     if not era_ends.empty:
         era_ends["after_action"] = [_action_link(i, viewer_href) for i in era_ends["after_action"]]
     viewer_note = (
-        f"<p class='meta'>Action numbers open the <a href='{html.escape(viewer_href, quote=True)}'>replay viewer</a>"
-        " at that action.</p>"
+        f"<p class='meta'>Actions are numbered from 1; each number opens the "
+        f"<a href='{html.escape(viewer_href, quote=True)}'>replay viewer</a> at that action.</p>"
         if viewer_href
         else ""
     )
@@ -188,9 +207,17 @@ def build_report(src: A.GameSource, viewer_href: str | None = None, replay: Repl
         f"<h1>Brass: {edition}: {winner} wins</h1>",
         f"<p class='meta'>game {html.escape(src.game_id)} &middot; {game['player_count']} players &middot; "
         f"{game['n_actions']} actions &middot; source {html.escape(display_text(game['source_file'], TEXT_LIMIT))}"
-        "</p>",
+        + (
+            f" &middot; <a href='#departures'>played with {len(departures)} departure"
+            f"{'' if len(departures) == 1 else 's'} from the rules</a>"
+            if len(departures)
+            else ""
+        )
+        + "</p>",
         "<h2>Result</h2>",
         _table(result),
+        _departures_section(departures, str(game["edition"]), viewer_href),
+        _analysis_section(review, viewer_href, _rail_start(src)) if review is not None else "",
         "<h2>Income</h2>",
         _png(plots.income_chart(summary)),
         "<h2>VP progression</h2>",
@@ -224,6 +251,106 @@ def build_report(src: A.GameSource, viewer_href: str | None = None, replay: Repl
         "</body></html>",
     ]
     return "\n".join(parts)
+
+
+def departures_table(src: A.GameSource) -> pd.DataFrame:
+    """The rules the game broke as played (the ``deviations`` table; empty for a game stored strictly,
+    or in a store made before that table existed), with the player's name, in action order."""
+    try:
+        return src.con.execute(
+            """
+            SELECT d.action_index, d.seat, p.name, d.rule, d.message FROM deviations d
+            LEFT JOIN players p ON p.game_id = d.game_id AND p.seat = d.seat
+            WHERE d.game_id = $g ORDER BY d.action_index
+            """,
+            {"g": src.game_id},
+        ).df()
+    except duckdb.CatalogException:
+        return pd.DataFrame(columns=["action_index", "seat", "name", "rule", "message"])
+
+
+def _departures_section(departures: pd.DataFrame, edition: str, viewer_href: str | None) -> str:
+    """Every departure from the rules, at its action, with the rule's words."""
+    if departures.empty:
+        return ""
+    words = [rule_text(str(r), edition) for r in departures["rule"]]
+    table = pd.DataFrame(
+        {
+            "action": [_action_link(i, viewer_href) for i in departures["action_index"]],
+            "player": [display_text(n) for n in departures["name"]],
+            "rule": list(departures["rule"]),
+            "what happened": list(departures["message"]),
+            "the rulebook says": words,
+        }
+    )
+    return (
+        "<h2 id='departures'>Departures from the rules</h2>"
+        "<p class='meta'>This game is shown as it was played: these actions break a rule of the rulebook and "
+        "were applied as stated (a strict check, <code>brass-stats validate</code>, refuses the game at the "
+        "first of them).</p>" + _table(table, frozenset({"action"}) if viewer_href else frozenset())
+    )
+
+
+def _rail_start(src: A.GameSource) -> int | None:
+    row = src.con.execute(
+        "SELECT min(action_index) FROM actions WHERE game_id = $g AND era = 'rail'", {"g": src.game_id}
+    ).fetchone()
+    return None if row is None or row[0] is None else int(row[0])
+
+
+def _label_html(label: str | None) -> str:
+    if not label:
+        return ""
+    colour = LABEL_COLOURS.get(label, "#555")
+    return f"<span class='label' style='background:{colour}'>{html.escape(label)}</span>"
+
+
+def _analysis_section(review: GameReview, viewer_href: str | None, rail_from: int | None) -> str:
+    """The win-probability chart, the accuracy table and the largest mistakes of a reviewed game."""
+    names = _unique_names(list(review.players))
+    accuracy = pd.DataFrame(
+        {
+            "player": names,
+            "accuracy": [None if p.accuracy is None else round(p.accuracy, 1) for p in review.summary],
+            "judged actions": [p.judged for p in review.summary],
+            "inaccuracies": [p.inaccuracies for p in review.summary],
+            "mistakes": [p.mistakes for p in review.summary],
+            "blunders": [p.blunders for p in review.summary],
+        }
+    )
+    worst = largest_mistakes(review)
+    mistakes = pd.DataFrame(
+        {
+            "action": [_action_link(a.index, viewer_href) for a in worst],
+            "player": [names[a.seat] for a in worst],
+            "label": [_label_html(a.label) for a in worst],
+            "loss (points)": [float(points(a.loss)) for a in worst],
+            "played": [a.action for a in worst],
+            "better": [a.best or "" for a in worst],
+        }
+    )
+    raw = frozenset({"action", "label"}) if viewer_href else frozenset({"label"})
+    n = len(review.actions)
+    notes = []
+    if review.stopped is not None and review.stopped.get("index") is not None:
+        notes.append(f"The review stops before the first illegal action (action {int(review.stopped['index']) + 1}).")
+    elif n and review.actions[-1].index + 1 != n:
+        notes.append(f"{n} actions reviewed.")
+    return "\n".join(
+        [
+            "<h2 id='analysis'>Analysis</h2>",
+            "<p class='meta'>Each player's chance of winning after each action (a model trained on games between "
+            "bots, from public facts only). Each action with a choice is judged by a search from what its player "
+            f"could know then ({review.simulations} simulations per action, seed {review.seed}): the loss is how "
+            "many points of win probability the action played is below the best action found.</p>",
+            *(f"<p class='meta'>{html.escape(t)}</p>" for t in notes),
+            _png(plots.win_probability_chart(review, rail_from)),
+            "<h3>Accuracy</h3>",
+            _table(accuracy),
+            "<h3>Largest mistakes</h3>",
+            _table(mistakes, raw) if not mistakes.empty else "<p>none: every judged action was the best found</p>",
+        ]
+    )
 
 
 def _turn_order_table(money: pd.DataFrame) -> str:
@@ -326,16 +453,17 @@ def replay_of(src: A.GameSource) -> Replay | None:
         return None
     if game_id(log) != src.game_id:
         return None
-    r = replay(log)
+    r = replay(log, AS_PLAYED)  # as stored: a game stored as played keeps its viewer
     return r if r.error is None else None
 
 
-def write_report(src: A.GameSource, out: str | Path, viewer: bool = True) -> Path:
+def write_report(src: A.GameSource, out: str | Path, viewer: bool = True, review: GameReview | None = None) -> Path:
     """Write the report atomically and return its path.
 
     With ``viewer``, the replay viewer (``brass-stats view``) is written beside it as
-    ``<report>-viewer.html`` and every key moment links to it at that action (when the game's log is
-    at hand: a log file, or the file a stored game was imported from).
+    ``<report>-viewer.html`` and every action number links to it at that action (when the game's log is
+    at hand: a log file, or the file a stored game was imported from). ``review``: the game's review,
+    shown in the report's Analysis section and along the game in the viewer.
     """
     out = Path(out)
     href = None
@@ -344,9 +472,9 @@ def write_report(src: A.GameSource, out: str | Path, viewer: bool = True) -> Pat
         from .viewer import write_viewer
 
         page = out.with_name(out.stem + "-viewer.html")
-        write_viewer(r, page)
+        write_viewer(r, page, review=review)
         href = page.name
-    text = build_report(src, href, r)
+    text = build_report(src, href, r, review)
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(out)

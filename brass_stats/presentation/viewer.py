@@ -3,7 +3,13 @@
 The board is the SVG drawing of :mod:`.svg_board`, cut into parts; each distinct part is sent
 once, and every position lists which version of each part it shows, so stepping swaps a few
 fragments and a 4-player game stays well under a megabyte. Open it from disk; it needs no
-network and no server. ``#action=N`` opens the state after action N (``-1``: the setup).
+network and no server. ``#action=N`` opens the state after the N-th action, counted from 1 as on
+screen (``0``: the setup), which is action index N-1 in the data.
+
+Given a :class:`~brass_stats.analysis.review.GameReview` (``review=``), the page adds an evaluation
+strip (each player's win probability along the game), the mover's label and the better action in
+words and drawn on the board. A game replayed as played shows each departure from the rules at its
+action, with the rule's words.
 
 >>> from brass_stats.log.format import GameLog
 >>> from brass_stats.replay import replay
@@ -19,13 +25,18 @@ import json
 import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..engine.rulebook import rule_text
 from ..engine.state import GameState
 from ..replay import Replay
 from ..replay.notation import move_list
+from .evaluation import viewer_review
 from .geometry import PLAYER_COLOURS, industry_name
 from .svg_board import board_parts, changes_of, esc, highlight_svg, join_parts, svg_open
+
+if TYPE_CHECKING:
+    from ..analysis.review import GameReview
 
 EDITION = {"birmingham": "Brass: Birmingham", "lancashire": "Brass: Lancashire"}
 
@@ -50,8 +61,9 @@ def _panel(state: GameState) -> dict[str, Any]:
     }
 
 
-def viewer_data(replay: Replay) -> dict[str, Any]:
-    """Everything the page needs, as JSON-ready data (parts of the board per position, moves, panels)."""
+def viewer_data(replay: Replay, review: GameReview | None = None) -> dict[str, Any]:
+    """Everything the page needs, as JSON-ready data (parts of the board per position, moves, panels,
+    departures from the rules, and the review when given)."""
     names = display_names(replay.log.players)
     frags: list[str] = [""]
     index: dict[str, int] = {"": 0}
@@ -86,6 +98,15 @@ def viewer_data(replay: Replay) -> dict[str, Any]:
         e = replay.error
         error = {"index": e.index, "rule": e.rule, "words": e.rule_text, "message": e.message}
     rules = replay.initial.rules
+    departures = [
+        {
+            "i": d["action_index"],
+            "rule": d["rule"],
+            "message": d["message"],
+            "words": rule_text(d["rule"], rules.edition),
+        }
+        for d in replay.deviations
+    ]
     return {
         "edition": EDITION.get(rules.edition, rules.edition),
         "names": names,
@@ -98,6 +119,8 @@ def viewer_data(replay: Replay) -> dict[str, Any]:
         "panel": panels,
         "moves": moves,
         "error": error,
+        "departures": departures,
+        "review": None if review is None else viewer_review(review, rules, len(replay.steps)),
         "coalCap": rules.markets["coal"].capacity,
         "ironCap": rules.markets["iron"].capacity,
     }
@@ -115,9 +138,15 @@ def _json_for_script(data: Any) -> str:
     )
 
 
-def viewer_html(replay: Replay, *, title: str | None = None, start: int | None = None) -> str:
-    """The viewer page for a replayed game (legal or not) as HTML text."""
-    data = viewer_data(replay)
+def viewer_html(
+    replay: Replay, *, title: str | None = None, start: int | None = None, review: GameReview | None = None
+) -> str:
+    """The viewer page for a replayed game (legal or not) as HTML text.
+
+    ``start``: the action index (0-based, as in the data; ``-1``: the setup) the page opens at without
+    an ``#action=`` in its address (default: the last action). ``review``: the game's review, shown
+    along the game."""
+    data = viewer_data(replay, review)
     last = len(replay.steps) - 1
     start = last if start is None else max(-1, min(start, last))
     state = replay._state_at(start)
@@ -164,14 +193,26 @@ aside{flex:0 0 430px;max-width:430px}
 #moves li:hover{background:#f7f2e0}
 #moves li.cur{background:#ffe7a3;font-weight:bold}
 #moves li.bad{background:#fbd5d5;color:#800}
+#moves li.dev{border-left:4px solid #d97400}
 #moves .rnd{color:#777;font-size:11px;margin-right:4px}
 #moves .sw{display:inline-block;width:10px;height:10px;margin-right:4px}
+.lab{display:inline-block;color:#fff;font-size:11px;font-weight:bold;padding:0 4px;border-radius:3px;margin-right:4px}
+.devmark{color:#b35f00;font-weight:bold;margin-right:4px}
 table{border-collapse:collapse;font-size:13px;margin:6px 0;width:100%}
 th,td{border:1px solid #ddd;padding:2px 5px;text-align:right}
 th{background:#f3e3b5}td:first-child,th:first-child{text-align:left}
 tr.turn td:first-child{font-weight:bold}
 #error{display:none;background:#fbd5d5;border:2px solid #a00;padding:8px;margin:10px;font-size:14px}
 #error.on{display:block}
+#departure{display:none;background:#ffe9cc;border:2px solid #d97400;padding:8px;margin:10px;font-size:14px}
+#departure.on{display:block}
+#devnote{display:none;margin:6px 10px 0;font-size:13px;color:#8a4b00}
+#devnote.on{display:block}
+#evalbox{display:none;margin:0 0 8px 0}
+#evalbox.on{display:block}
+#c-eval{width:100%;height:auto;display:block;border:1px solid #ccc;cursor:pointer}
+#review{display:none;border:1px solid #ccc;background:#faf7ff;padding:6px 8px;font-size:13px;margin:6px 0}
+#review.on{display:block}
 .charts{display:flex;flex-wrap:wrap;gap:10px}
 .charts figure{margin:0}
 figcaption{font-size:13px;color:#555}
@@ -185,14 +226,19 @@ h2{font-size:15px;margin:10px 0 4px}
 <button id="prev" title="Previous (Left arrow)">&#x25C0;</button>
 <button id="next" title="Next (Right arrow)">&#x25B6;</button>
 <button id="last" title="Last (End)">&#x25B6;|</button>
-<input id="slider" type="range" min="-1" max="0" value="0" aria-label="action">
+<input id="slider" type="range" min="0" max="0" value="0" aria-label="action">
 <span id="where"></span>
 <label>round <select id="round"></select></label>
 <button id="canal">Canal Era</button><button id="rail">Rail Era</button>
 </div></header>
 <div id="error"></div>
+<p id="devnote"></p>
+<div id="departure"></div>
 <main>
-<div id="boardbox">%%BOARD%%
+<div id="boardbox">
+<div id="evalbox"><div class="meta" id="evalcap"></div><svg id="c-eval" viewBox="0 0 1000 120"
+ preserveAspectRatio="none" role="img" aria-label="win probability after each action"></svg></div>
+%%BOARD%%
 <div class="charts">
 <figure><figcaption>Income level</figcaption><svg id="c-income" width="520" height="210"></svg></figure>
 <figure><figcaption>VP</figcaption><svg id="c-vp" width="520" height="210"></svg></figure>
@@ -200,27 +246,46 @@ h2{font-size:15px;margin:10px 0 4px}
 <aside>
 <h2 id="turn"></h2>
 <table id="players"></table>
+<div id="review"></div>
 <div id="markets" class="meta"></div>
+<div id="accuracy"></div>
 <h2>Moves</h2>
 <ol id="moves"></ol>
-<p class="meta">Keys: &larr; &rarr; step, Home/End, PageUp/PageDown by round. Links: add #action=N to the address.</p>
+<p class="meta">Keys: &larr; &rarr; step, Home/End, PageUp/PageDown by round. Links: add #action=N to the address
+(N counts actions from 1; 0 is the setup).</p>
 </aside></main>
 <script type="application/json" id="bs-data">%%DATA%%</script>
 <script>
 "use strict";
 (function(){
 const D = JSON.parse(document.getElementById("bs-data").textContent);
-const LAST = D.pos.length - 2;            // index of the last applied action
-const svg = document.querySelector("#boardbox svg");
+const LAST = D.pos.length - 2;            // index of the last applied action (0-based, as in the data)
+const COUNT = LAST + 1;                   // actions applied; on screen they are numbered 1..COUNT
+const R = D.review;
+const svg = document.querySelector("#boardbox svg.bs-board");
 const parts = Array.from(svg.querySelectorAll("g[data-part]")).filter(g => /^\\d+$/.test(g.dataset.part));
 const overlay = svg.querySelector('g[data-part="overlay"]');
 const underlay = svg.querySelector('g[data-part="underlay"]');
 const shown = D.pos[%%START%% + 1].slice();
 const $ = id => document.getElementById(id);
 const esc = s => String(s).replace(/[&<>"']/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"}[c]));
-let cur = %%START%%;
+const pct = v => Math.round(v * 100) + "%";
+const pts = v => (v * 100).toFixed(1);
+let cur = %%START%%;                      // index of the action shown (-1: the setup)
 const slider = $("slider");
-slider.min = -1; slider.max = LAST; slider.value = cur;
+slider.min = 0; slider.max = COUNT; slider.value = cur + 1;
+
+// departures from the rules (a game replayed as played), by action index
+const DEV = {};
+D.departures.forEach(d => { (DEV[d.i] = DEV[d.i] || []).push(d); });
+const devAt = Object.keys(DEV).map(Number).sort((a, b) => a - b);
+if (devAt.length) {
+  $("devnote").innerHTML = "As played, this game departs from the rules at " + devAt.map(i =>
+    '<a href="#action=' + (i + 1) + '">action ' + (i + 1) + "</a> [" + DEV[i].map(d => esc(d.rule))
+      .filter((r, k, a) => a.indexOf(r) === k).join(", ") + "]").join(", ") +
+    " (a strict check refuses it there).";
+  $("devnote").classList.add("on");
+}
 
 // rounds: the position just before each round's first action
 const rounds = [];
@@ -231,18 +296,26 @@ D.moves.forEach(m => {
 $("round").innerHTML = rounds.map((r, k) =>
   '<option value="' + k + '">' + (r.era === "canal" ? "Canal" : "Rail") + " " + r.r + "</option>").join("");
 
-// move list
-$("moves").innerHTML = D.moves.map(m =>
-  '<li data-i="' + m.i + '"' + (m.bad ? ' class="bad"' : "") + '><span class="rnd">' + m.i + " \\u00b7 " +
-  (m.era === "canal" ? "C" : "R") + m.r + '</span><span class="sw" style="background:' +
-  (m.s >= 0 ? D.colours[m.s % D.colours.length] : "#999") + '"></span>' + esc(m.t) + "</li>").join("");
+function labelBadge(l) {
+  return l ? '<span class="lab" style="background:' + R.colours[l] + '">' + esc(l) + "</span>" : "";
+}
+// move list: the screen number (from 1), the round, the player's colour, the move
+$("moves").innerHTML = D.moves.map(m => {
+  const a = R && !m.bad ? R.acts[m.i] : null;
+  const cls = [m.bad ? "bad" : "", DEV[m.i] && !m.bad ? "dev" : ""].filter(Boolean).join(" ");
+  return '<li data-i="' + m.i + '"' + (cls ? ' class="' + cls + '"' : "") + '><span class="rnd">' + (m.i + 1) +
+    " \\u00b7 " + (m.era === "canal" ? "C" : "R") + m.r + '</span><span class="sw" style="background:' +
+    (m.s >= 0 ? D.colours[m.s % D.colours.length] : "#999") + '"></span>' +
+    (DEV[m.i] && !m.bad ? '<span class="devmark" title="departs from the rules">\\u26a0</span>' : "") +
+    (a && a.l ? labelBadge(a.l) : "") + esc(m.t) + "</li>";
+}).join("");
 $("moves").addEventListener("click", ev => {
   const li = ev.target.closest("li"); if (!li) return;
   go(Math.min(parseInt(li.dataset.i, 10), LAST));
 });
 
 if (D.error) {
-  $("error").innerHTML = "<b>Illegal action " + D.error.index + " [" + esc(D.error.rule) + "]:</b> " +
+  $("error").innerHTML = "<b>Illegal action " + (D.error.index + 1) + " [" + esc(D.error.rule) + "]:</b> " +
     esc(D.error.message) + (D.error.words ? '<br><i>Rulebook: \\u201c' + esc(D.error.words) + "\\u201d</i>" : "") +
     "<br>The game is shown up to the action before it.";
   $("error").classList.add("on");
@@ -279,23 +352,99 @@ function chart(el, idx) {
 }
 const markIncome = chart($("c-income"), 1), markVp = chart($("c-vp"), 2);
 
+// the evaluation strip: each player's win probability after each reviewed action; click to go there
+function evalStrip() {
+  const el = $("c-eval");
+  const W = 1000, H = 120, L = 40, RM = 8, T = 6, B = 16;
+  const n = D.pos.length;                 // positions: the setup, then after each action
+  const x = k => L + (W - L - RM) * (n > 1 ? k / (n - 1) : 0);
+  const y = v => T + (H - T - B) * (1 - v);
+  let s = '<rect width="' + W + '" height="' + H + '" fill="#fff"/>';
+  [0, 0.5, 1].forEach(v => {
+    s += '<text x="' + (L - 4) + '" y="' + (y(v) + 4) + '" font-size="11" text-anchor="end">' + pct(v) + "</text>" +
+      '<line x1="' + L + '" x2="' + (W - RM) + '" y1="' + y(v) + '" y2="' + y(v) + '" stroke="#eee"/>';
+  });
+  const railAt = D.panel.findIndex(p => p.era === "rail");
+  if (railAt > 0) s += '<line x1="' + x(railAt) + '" x2="' + x(railAt) + '" y1="' + T + '" y2="' + (H - B) +
+    '" stroke="#bbb" stroke-dasharray="4 3"/><text x="' + (x(railAt) + 3) + '" y="' + (H - 4) +
+    '" font-size="11">Rail Era</text>';
+  D.names.forEach((nm, seat) => {
+    // one polyline per run of reviewed actions (a gap where an action was not reviewed)
+    let run = [];
+    const flush = () => {
+      if (run.length) s += '<polyline class="win" data-seat="' + seat + '" fill="none" stroke-width="2" stroke="' +
+        D.colours[seat % D.colours.length] + '" points="' + run.join(" ") + '"><title>' + esc(nm) +
+        "</title></polyline>";
+      run = [];
+    };
+    R.acts.forEach((a, i) => { if (a) run.push(x(i + 1).toFixed(1) + "," + y(a.w[seat]).toFixed(1)); else flush(); });
+    flush();
+  });
+  R.acts.forEach((a, i) => {
+    if (!a || !a.l) return;
+    const seat = D.moves[i].s;
+    s += '<circle class="lab-dot" data-i="' + i + '" cx="' + x(i + 1).toFixed(1) + '" cy="' + y(a.w[seat]).toFixed(1) +
+      '" r="5" fill="' + R.colours[a.l] + '" stroke="#fff"><title>action ' + (i + 1) + ": " + esc(a.l) + " by " +
+      esc(D.names[seat]) + "</title></circle>";
+  });
+  s += '<line class="marker" y1="' + T + '" y2="' + (H - B) + '" stroke="#000" stroke-width="2"/>';
+  el.innerHTML = s;
+  el.addEventListener("click", ev => {
+    const box = el.getBoundingClientRect();
+    const px = (ev.clientX - box.left) / box.width * W;
+    go(Math.round((px - L) / (W - L - RM) * (n - 1)) - 1);
+  });
+  const done = R.reviewed === COUNT ? "every action" : R.reviewed + " of " + COUNT + " actions";
+  $("evalcap").textContent = "Win probability after each action (" + done + " reviewed, " + R.sims +
+    " simulations per judged action, seed " + R.seed + "). Dots: inaccuracies, mistakes and blunders. " +
+    "Click to go there.";
+  $("evalbox").classList.add("on");
+  return k => { const m = el.querySelector(".marker"); m.setAttribute("x1", x(k)); m.setAttribute("x2", x(k)); };
+}
+const markEval = R ? evalStrip() : null;
+if (R) {
+  let t = "<tr><th>player</th><th>accuracy</th><th>inaccuracies</th><th>mistakes</th><th>blunders</th></tr>";
+  R.summary.forEach((p, seat) => {
+    t += "<tr><td>" + esc(D.names[seat]) + "</td><td>" + (p.a === null ? "" : p.a.toFixed(1)) + "</td><td>" + p.i +
+      "</td><td>" + p.m + "</td><td>" + p.b + "</td></tr>";
+  });
+  $("accuracy").innerHTML = "<h2>Accuracy</h2><table>" + t + "</table>";
+}
+
+function reviewText() {
+  if (cur < 0) return "The setup: no action yet.";
+  const a = R.acts[cur];
+  if (!a) return "Action " + (cur + 1) + " was not reviewed.";
+  const who = esc(D.names[D.moves[cur].s]);
+  if (!a.j) return who + " had one legal action only (not judged).";
+  if (!a.b) return who + "\\u2019s action " + (cur + 1) + ": the best action the search found.";
+  const drawn = R.better[cur] ? " (dashed purple on the board)" : "";
+  const head = a.l ? labelBadge(a.l) + "<b>" + who + "\\u2019s action " + (cur + 1) + " is " +
+    (a.l === "inaccuracy" ? "an " : "a ") + esc(a.l) + "</b>: " : who + "\\u2019s action " + (cur + 1) + ": ";
+  return head + pts(a.loss) + " points of win probability below the better action (" + pct(a.pv) +
+    " after it, " + pct(a.bv) + " after the better one).<br><b>Better:</b> <span class=\\"better\\">" + esc(a.b) +
+    "</span>" + drawn;
+}
+
 function render() {
   const row = D.pos[cur + 1];
   for (let k = 0; k < parts.length; k++) {
     if (shown[k] !== row[k]) { parts[k].innerHTML = D.frags[row[k]]; shown[k] = row[k]; }
   }
-  overlay.innerHTML = D.overlay[cur + 1];
+  overlay.innerHTML = D.overlay[cur + 1] + (R && cur >= 0 ? R.better[cur] : "");
   underlay.innerHTML = D.underlay[cur + 1];
   const P = D.panel[cur + 1];
+  const win = R && cur >= 0 && R.acts[cur] ? R.acts[cur].w : null;
   let t = "<tr><th>player</th><th>£</th><th>income</th><th>VP</th><th>hand</th><th>tiles left</th>" +
-    "<th>loans</th></tr>";
+    "<th>loans</th>" + (R ? '<th title="win probability after this action">win</th>' : "") + "</tr>";
   P.p.forEach((v, seat) => {
     const mat = Object.entries(v[7]).map(e => e[0] + ": " + e[1]).join(", ");
     t += '<tr data-seat="' + seat + '"' + (P.turn === seat ? ' class="turn"' : "") + '><td><span class="sw" ' +
       'style="display:inline-block;width:10px;height:10px;background:' + D.colours[seat % D.colours.length] +
       '"></span> ' + esc(D.names[seat]) + (P.turn === seat ? " \\u25c0" : "") + '</td><td class="money">' + v[0] +
       '</td><td class="income">' + v[1] + '</td><td class="vp">' + v[2] + '</td><td class="hand">' + v[3] +
-      '</td><td class="tiles" title="' + esc(mat) + '">' + v[4] + '</td><td class="loans">' + v[5] + "</td></tr>";
+      '</td><td class="tiles" title="' + esc(mat) + '">' + v[4] + '</td><td class="loans">' + v[5] + "</td>" +
+      (R ? '<td class="win">' + (win ? pct(win[seat]) : "") + "</td>" : "") + "</tr>";
   });
   $("players").innerHTML = t;
   const beer = Object.entries(P.beer).map(e => esc(e[0]) + " " + e[1]).join(", ");
@@ -304,27 +453,40 @@ function render() {
   const era = P.era === "canal" ? "Canal Era" : "Rail Era";
   $("turn").textContent = P.over ? "Game over" : era + ", round " + P.round +
     (P.turn >= 0 ? " \\u2014 " + D.names[P.turn] + " to move" : "");
-  const label = cur < 0 ? "setup (before action 0)" : "after action " + cur + " of " + LAST;
-  $("where").textContent = label;
-  document.title = D.edition + " \\u2014 " + (cur < 0 ? "setup, action -1" : "action " + cur) + " of " + LAST;
-  slider.value = cur;
+  const where = cur < 0 ? "the setup (before action 1)" : "action " + (cur + 1) + " of " + COUNT;
+  $("where").textContent = cur < 0 ? where : "after " + where;
+  document.title = D.edition + " \\u2014 " + where;
+  slider.value = cur + 1;
   document.querySelectorAll("#moves li.cur").forEach(li => li.classList.remove("cur"));
   const li = document.querySelector('#moves li[data-i="' + cur + '"]');
   if (li) { li.classList.add("cur"); li.scrollIntoView({block: "nearest"}); }
   const rk = rounds.findIndex((r, k) => k + 1 === rounds.length || rounds[k + 1].at >= cur);
   if (rk >= 0) $("round").value = rk;
   markIncome(cur + 1); markVp(cur + 1);
-  const want = "#action=" + cur;
+  if (markEval) markEval(cur + 1);
+  if (R) { $("review").innerHTML = reviewText(); $("review").classList.add("on"); }
+  const devs = cur >= 0 ? DEV[cur] : null;
+  if (devs) {
+    $("departure").innerHTML = "<b>" + esc(D.names[D.moves[cur].s]) + "\u2019s action " + (cur + 1) +
+      " departs from the rules</b> (accepted as played; a strict " +
+      "check refuses it):" + devs.map(d => "<br><b>[" + esc(d.rule) + "]</b> " + esc(d.message) +
+      (d.words ? '<br><i>Rulebook: \\u201c' + esc(d.words) + "\\u201d</i>" : "")).join("");
+    $("departure").classList.add("on");
+  } else {
+    $("departure").classList.remove("on");
+  }
+  const want = "#action=" + (cur + 1);
   if (location.hash !== want) history.replaceState(null, "", want);
 }
 function go(n) {
   n = Math.max(-1, Math.min(LAST, n | 0));
   if (n === cur && document.body.dataset.ready) return;
-  cur = n; render(); document.body.dataset.ready = "1"; document.body.dataset.action = String(cur);
+  cur = n; render(); document.body.dataset.ready = "1"; document.body.dataset.action = String(cur + 1);
 }
 function fromHash() {
+  // #action=N: the N-th action, counted from 1 as on screen (0, or below: the setup)
   const m = /action=(-?\\d+)/.exec(location.hash);
-  return m ? parseInt(m[1], 10) : null;
+  return m ? Math.max(0, parseInt(m[1], 10)) - 1 : null;
 }
 function roundStep(dir) {
   const k = rounds.findIndex((r, j) => j + 1 === rounds.length || rounds[j + 1].at >= cur);
@@ -335,7 +497,7 @@ $("first").onclick = () => go(-1);
 $("prev").onclick = () => go(cur - 1);
 $("next").onclick = () => go(cur + 1);
 $("last").onclick = () => go(LAST);
-slider.addEventListener("input", () => go(parseInt(slider.value, 10)));
+slider.addEventListener("input", () => go(parseInt(slider.value, 10) - 1));
 $("round").addEventListener("change", ev => go(rounds[parseInt(ev.target.value, 10)].at));
 $("canal").onclick = () => go(-1);
 const railStart = D.moves.find(m => m.era === "rail");

@@ -1,0 +1,215 @@
+"""Rebuild the win-probability model from scratch: self-play corpus, positions, LightGBM, held-out report.
+
+The corpus is made of self-play games with fixed seeds (:func:`make_corpus`), both editions and 2-4
+players; every position after every action of a game becomes one training row per seat, labelled with
+that seat's share of the game's win. Games (never positions) are split into training and held-out sets
+by a hash of the file name, so no game is on both sides.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...bots.selfplay import game_path, generate
+from ...log.format import GameLog
+from ...replay import replay
+from .features import FEATURE_NAMES, position_features, progress
+from .model import WinProbabilityModel, final_shares
+
+EDITIONS = ("birmingham", "lancashire")
+PLAYER_COUNTS = (2, 3, 4)
+PARAMS: dict[str, Any] = {
+    "objective": "cross_entropy",  # labels are win shares in [0, 1] (ties shared)
+    "learning_rate": 0.1,
+    "num_leaves": 15,
+    "min_data_in_leaf": 200,
+    "feature_fraction": 0.9,
+    "lambda_l2": 1.0,
+    "deterministic": True,
+    "force_row_wise": True,
+    "num_threads": 1,
+    "seed": 0,
+    "verbosity": -1,
+}
+ROUNDS = 150
+
+
+def make_corpus(
+    out_dir: str | Path,
+    games: int,
+    seed: int = 2026,
+    bots: Sequence[str] = ("greedy",),
+    workers: int | None = 1,
+    editions: Sequence[str] = EDITIONS,
+    player_counts: Sequence[int] = PLAYER_COUNTS,
+) -> list[Path]:
+    """``games`` self-play games per edition and player count, in ``out_dir/<edition>-<n>p/``."""
+    paths: list[Path] = []
+    for edition in editions:
+        for n in player_counts:
+            folder = Path(out_dir) / f"{edition}-{n}p"
+            paths += generate(games, n, seed, list(bots), folder, workers=workers, progress=False, edition=edition)
+    return paths
+
+
+def held_out(path: str | Path, share: float = 0.2) -> bool:
+    """Whether a game file belongs to the held-out set (a stable hash of its file name)."""
+    digest = hashlib.sha256(Path(path).name.encode("utf-8")).digest()
+    return int.from_bytes(digest[:4], "big") < share * 2**32
+
+
+@dataclass
+class Positions:
+    """Positions of many games: feature rows (one per seat), win shares, and where each position is."""
+
+    rows: list[np.ndarray] = field(default_factory=list)
+    labels: list[list[float]] = field(default_factory=list)
+    era: list[str] = field(default_factory=list)
+    stage: list[float] = field(default_factory=list)
+    game: list[int] = field(default_factory=list)
+
+    def add_game(self, log: GameLog, game: int) -> None:
+        r = replay(log)
+        if r.error is not None or not r.state.game_over:
+            raise ValueError(f"game {game}: not a finished legal game")
+        shares = final_shares(r.state)
+        for i in range(len(r.steps)):
+            state = r.state_at(i)
+            if state.game_over:
+                continue
+            self.rows.append(position_features(state))
+            self.labels.append(shares)
+            self.era.append(state.era)
+            self.stage.append(progress(state))
+            self.game.append(game)
+
+    @property
+    def sizes(self) -> list[int]:
+        return [len(r) for r in self.rows]
+
+    def matrix(self) -> tuple[np.ndarray, np.ndarray]:
+        return np.vstack(self.rows), np.concatenate([np.asarray(x, dtype=float) for x in self.labels])
+
+
+def load_positions(paths: Iterable[str | Path]) -> Positions:
+    out = Positions()
+    for i, p in enumerate(paths):
+        out.add_game(GameLog.load(p), i)
+    return out
+
+
+def train(positions: Positions, rounds: int = ROUNDS, params: dict[str, Any] | None = None) -> WinProbabilityModel:
+    """Fit the booster on ``positions`` (deterministic: one thread, fixed seed)."""
+    import lightgbm
+
+    x, y = positions.matrix()
+    data = lightgbm.Dataset(x, label=y, feature_name=list(FEATURE_NAMES), free_raw_data=True)
+    booster = lightgbm.train({**PARAMS, **(params or {})}, data, num_boost_round=rounds)
+    return WinProbabilityModel(booster)
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Held-out quality of probabilities: per position, then averaged."""
+
+    positions: int
+    log_loss: float
+    baseline_log_loss: float  # every seat 1/N
+    brier: float
+    baseline_brier: float
+    ece: float  # expected calibration error over (position, seat) pairs, 10 equal-width bins
+    bins: tuple[tuple[float, float, int], ...]  # (mean predicted, mean observed, pairs) per non-empty bin
+
+
+def score(probs: Sequence[Sequence[float]], labels: Sequence[Sequence[float]], n_bins: int = 10) -> Scores:
+    """Log loss (cross-entropy against the win shares), Brier score and calibration of ``probs``."""
+    ll = bll = br = bbr = 0.0
+    pred: list[float] = []
+    seen: list[float] = []
+    for p, y in zip(probs, labels, strict=True):
+        n = len(p)
+        ll -= sum(yi * math.log(max(pi, 1e-12)) for pi, yi in zip(p, y, strict=True))
+        bll -= sum(yi * math.log(1 / n) for yi in y)
+        br += sum((pi - yi) ** 2 for pi, yi in zip(p, y, strict=True))
+        bbr += sum((1 / n - yi) ** 2 for yi in y)
+        pred += p
+        seen += y
+    m = max(len(probs), 1)
+    bins, ece = calibration_bins(pred, seen, n_bins)
+    return Scores(len(probs), ll / m, bll / m, br / m, bbr / m, ece, bins)
+
+
+def calibration_bins(
+    pred: Sequence[float], seen: Sequence[float], n_bins: int = 10
+) -> tuple[tuple[tuple[float, float, int], ...], float]:
+    """Reliability bins (mean predicted, mean observed, count) and the expected calibration error."""
+    p = np.asarray(pred, dtype=float)
+    y = np.asarray(seen, dtype=float)
+    which = np.minimum((p * n_bins).astype(int), n_bins - 1)
+    out = []
+    ece = 0.0
+    for b in range(n_bins):
+        mask = which == b
+        k = int(mask.sum())
+        if k:
+            mp, my = float(p[mask].mean()), float(y[mask].mean())
+            out.append((mp, my, k))
+            ece += k / len(p) * abs(mp - my)
+    return tuple(out), ece
+
+
+def report(model: WinProbabilityModel, positions: Positions) -> dict[str, Scores]:
+    """Held-out scores overall, per era, and per stage of the game (quarters of the round clock)."""
+    probs = model.predict_rows(np.vstack(positions.rows), positions.sizes)
+    groups: dict[str, list[int]] = {"all": list(range(len(probs)))}
+    for i, (era, stage) in enumerate(zip(positions.era, positions.stage, strict=True)):
+        groups.setdefault(f"era={era}", []).append(i)
+        quarter = min(int(stage * 4), 3)
+        groups.setdefault(f"stage={quarter * 25}-{quarter * 25 + 25}%", []).append(i)
+        groups.setdefault(f"players={len(probs[i])}", []).append(i)
+    return {
+        name: score([probs[i] for i in idx], [positions.labels[i] for i in idx]) for name, idx in sorted(groups.items())
+    }
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    """What :func:`rebuild` made: the model, its held-out scores, and how many games went where."""
+
+    model: WinProbabilityModel
+    scores: dict[str, Scores]
+    training_games: int
+    held_out_games: int
+
+
+def rebuild(
+    corpus_dir: str | Path,
+    games: int = 150,
+    seed: int = 11,
+    workers: int | None = 1,
+    rounds: int = ROUNDS,
+) -> Rebuilt:
+    """The shipped model from scratch: the self-play corpus (made in ``corpus_dir`` unless its games are
+    already there), positions, training on the training games, scores on the held-out games."""
+    folder = Path(corpus_dir)
+    paths: list[Path] = []
+    for edition in EDITIONS:
+        for n in PLAYER_COUNTS:
+            sub = folder / f"{edition}-{n}p"
+            wanted = [game_path(sub, seed, i, n, edition) for i in range(games)]
+            if not all(p.exists() for p in wanted):
+                generate(
+                    games, n, seed, ["greedy"], sub, workers=workers, progress=False, edition=edition, overwrite=True
+                )
+            paths += wanted
+    train_paths = [p for p in paths if not held_out(p)]
+    test_paths = [p for p in paths if held_out(p)]
+    model = train(load_positions(train_paths), rounds=rounds)
+    return Rebuilt(model, report(model, load_positions(test_paths)), len(train_paths), len(test_paths))

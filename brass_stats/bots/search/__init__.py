@@ -1,0 +1,28 @@
+"""A search bot: information-set Monte Carlo tree search guided by the greedy evaluation.
+
+* :mod:`.determinize`: sampling the cards the deciding player cannot see.
+* :mod:`.candidates`: ranking legal actions with the greedy evaluation (the widening order).
+* :mod:`.tree`: nodes with one value per seat (max^n), progressive widening, UCB selection.
+* :mod:`.evaluation`: leaf evaluators (state -> one value per seat); the default from the greedy
+  evaluation, a learned model can be given instead.
+* :mod:`.bot`: :class:`SearchBot` (registered for self-play as ``mcts``) and :class:`SearchResult`.
+"""
+
+from __future__ import annotations
+
+from .bot import ActionStats, MctsBot, SearchBot, SearchConfig, SearchResult
+from .determinize import determinize, unseen_cards
+from .evaluation import LeafEvaluator, SoftmaxLeaf, outcome
+
+__all__ = [
+    "ActionStats",
+    "LeafEvaluator",
+    "MctsBot",
+    "SearchBot",
+    "SearchConfig",
+    "SearchResult",
+    "SoftmaxLeaf",
+    "determinize",
+    "outcome",
+    "unseen_cards",
+]

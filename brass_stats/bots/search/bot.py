@@ -1,0 +1,254 @@
+"""The search bot: information-set Monte Carlo tree search over the engine, max^n values.
+
+One decision (:meth:`SearchBot.analyse`) runs simulations until its budget is spent. Each one:
+
+1. samples the cards the deciding seat cannot see (:func:`~.determinize.determinize`);
+2. walks down the tree from the root, at each node ranking the legal actions of this
+   determinization with the greedy evaluation (:func:`~.candidates.rank`), keeping the first
+   ``widen(visits)`` (progressive widening) and picking one by UCB for the player to move
+   (:mod:`.tree`), applying it with :func:`~brass_stats.engine.turn.apply_action`; a turn of two
+   actions is two levels;
+3. at the first node never visited, plays ``rollout_depth`` more actions with the greedy choice
+   and asks the leaf evaluator for one value per seat (a finished game gives its result);
+4. adds that value vector to every node of the path.
+
+The root's children are the ranked candidates (one action per group of actions that differ only
+in the cards discarded, the greedy choice of card), plus any ``force``d actions. The decision is the
+child visited most (ties: the better mean value for the mover, then the better greedy rank).
+
+Randomness comes only from the ``rng`` given (one 64-bit seed drawn per decision); with a budget in
+simulations (``seconds=None``) a decision is a function of the position as the mover sees it, the
+budget and that seed. A budget in seconds stops on the clock and so is not reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ...engine.actions import Action
+from ...engine.legal import legal_actions as all_legal_actions
+from ...engine.state import GameState
+from ...engine.turn import apply_action
+from ..greedy import GreedyBot
+from .candidates import Candidate, board_key, rank
+from .determinize import determinize
+from .evaluation import LeafEvaluator, SoftmaxLeaf, outcome
+from .tree import Node, select, widen
+
+
+@dataclass(frozen=True)
+class ActionStats:
+    """One root action: how often the search tried it and what it found, per seat."""
+
+    action: Action
+    visits: int
+    value: tuple[float, ...]  # mean value per seat (empty when never visited)
+    score: float  # the greedy ranking's score (estimated final VP of the mover)
+    rank: int  # place in the greedy ranking (0: greedy's choice); forced actions come after
+
+    def value_for(self, seat: int) -> float | None:
+        return self.value[seat] if self.value else None
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What one decision's search found: the root actions (most visited first) and the choice."""
+
+    seat: int
+    best: Action
+    actions: tuple[ActionStats, ...]
+    simulations: int
+    seconds: float
+    value: tuple[float, ...]  # the root's mean value per seat (what the search expects of the position)
+
+    def stats_of(self, action: Action) -> ActionStats | None:
+        """The root statistics of ``action`` (or of an action that differs only in its cards, when the
+        search tried that one instead); None when it was not a candidate."""
+        for s in self.actions:
+            if s.action == action:
+                return s
+        key = board_key(action)
+        for s in self.actions:
+            if board_key(s.action) == key:
+                return s
+        return None
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """The search's knobs (see the module docstring)."""
+
+    simulations: int | None = 200  # per decision (None: only the clock)
+    seconds: float | None = None  # per decision (None: only the simulation count)
+    c_ucb: float = 0.7  # exploration constant (sibling values rescaled to [0, 1])
+    pw_c: float = 1.0  # progressive widening: candidates = ceil(pw_c * (visits + 1) ** pw_alpha)
+    pw_alpha: float = 0.5
+    rollout_depth: int = 0  # greedy actions played past a new node before the leaf evaluation
+    max_depth: int = 40  # tree depth limit (actions below the root)
+
+
+class SearchBot:
+    """Information-set MCTS (max^n) guided by the greedy evaluation; implements the Agent protocol.
+
+    ``leaf``: state -> one value per seat (default: :class:`~.evaluation.SoftmaxLeaf`).
+    """
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        simulations: int | None = 200,
+        seconds: float | None = None,
+        leaf: LeafEvaluator | None = None,
+        greedy: GreedyBot | None = None,
+        **knobs: float,
+    ) -> None:
+        if simulations is None and seconds is None:
+            raise ValueError("give a budget: simulations, seconds or both")
+        if simulations is not None and simulations < 1:
+            raise ValueError("simulations must be at least 1")
+        self.config = SearchConfig(simulations=simulations, seconds=seconds, **knobs)  # type: ignore[arg-type]
+        self.greedy = greedy or GreedyBot()
+        self.leaf: LeafEvaluator = leaf or SoftmaxLeaf(greedy=self.greedy)
+
+    def __repr__(self) -> str:
+        return f"SearchBot({self.config})"
+
+    def choose(self, state: GameState, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        return self.analyse(state, legal_actions, rng).best
+
+    def analyse(
+        self,
+        state: GameState,
+        legal_actions: Sequence[Action] | None = None,
+        rng: random.Random | None = None,
+        force: Sequence[Action] = (),
+    ) -> SearchResult:
+        """Search the decision of the player to move; ``force``: actions to search at the root even if
+        the ranking would not widen to them (e.g. the action a player took, to judge it).
+
+        ``legal_actions`` defaults to the engine's list; ``rng`` to ``random.Random(0)``.
+        """
+        seat = state.current_player
+        if seat is None:
+            raise ValueError("the game is over: nobody is to move")
+        legal = list(all_legal_actions(state) if legal_actions is None else legal_actions)
+        if not legal:
+            raise ValueError("no legal action to search")
+        seed = (rng or random.Random(0)).getrandbits(64)
+        return _Search(self, state, seat, legal, random.Random(seed), force).run()
+
+
+MctsBot = SearchBot
+
+
+class _Search:
+    """One decision's search (the tree and the budget)."""
+
+    def __init__(
+        self,
+        bot: SearchBot,
+        state: GameState,
+        seat: int,
+        legal: list[Action],
+        rng: random.Random,
+        force: Sequence[Action],
+    ) -> None:
+        self.bot = bot
+        self.config = bot.config
+        self.greedy = bot.greedy
+        self.leaf = bot.leaf
+        self.state = state
+        self.seat = seat
+        self.seats = state.num_players
+        self.rng = rng
+        self.root = Node(seat, self.seats)
+        # the root ranking depends only on the board and the mover's hand: made once, in a determinization
+        first = determinize(state, seat, random.Random(rng.getrandbits(64)))
+        ranked = rank(first, legal, self.greedy)
+        keys: list[object] = [c.action for c in ranked]
+        extra = [a for a in dict.fromkeys(force) if a not in keys]
+        self.root_candidates: list[Candidate] = ranked + [Candidate(a, float("-inf")) for a in extra]
+        self.root_keys: list[object] = [*keys, *extra]
+        self.ranked_count = len(ranked)
+        # forced actions (ranked or not) are available at every visit of the root
+        forced = set(force)
+        self.forced = [i for i, k in enumerate(self.root_keys) if k in forced]
+
+    def run(self) -> SearchResult:
+        cfg = self.config
+        start = time.perf_counter()
+        deadline = None if cfg.seconds is None else start + cfg.seconds
+        limit = cfg.simulations
+        done = 0
+        while limit is None or done < limit:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            self.simulate(determinize(self.state, self.seat, self.rng))
+            done += 1
+        return self.result(done, time.perf_counter() - start)
+
+    def simulate(self, state: GameState) -> None:
+        cfg = self.config
+        node = self.root
+        path = [node]
+        depth = 0
+        while True:
+            if state.game_over:
+                value: Sequence[float] = outcome(state)
+                break
+            if node.visits == 0 and node is not self.root or depth >= cfg.max_depth:
+                value = self.rollout(state)
+                break
+            if node.player is None:
+                node.player = state.current_player
+            n = widen(node.visits, cfg.pw_c, cfg.pw_alpha)
+            if node is self.root:
+                pick = [*range(min(n, self.ranked_count)), *(i for i in self.forced if i >= n)]
+                candidates = [self.root_candidates[i] for i in pick]
+                keys = [self.root_keys[i] for i in pick]
+            else:
+                hand = tuple(sorted(state.players[node.player].hand))  # type: ignore[index]
+                found = node.ranked.get(hand)
+                if found is None:
+                    ranked = rank(state, all_legal_actions(state), self.greedy, node.boards)
+                    found = node.ranked[hand] = (ranked, [board_key(c.action) for c in ranked])
+                candidates, keys = found[0][:n], found[1][:n]
+            _, node, action = select(node, candidates, keys, self.seats, cfg.c_ucb)
+            state = apply_action(state, action)[0]
+            path.append(node)
+            depth += 1
+        for n_ in path:
+            n_.backup(value)
+
+    def rollout(self, state: GameState) -> Sequence[float]:
+        for _ in range(self.config.rollout_depth):
+            if state.game_over:
+                break
+            legal = all_legal_actions(state)
+            action = legal[0] if len(legal) == 1 else rank(state, legal, self.greedy)[0].action
+            state = apply_action(state, action)[0]
+        if state.game_over:
+            return outcome(state)
+        value = tuple(self.leaf(state))
+        if len(value) != self.seats:
+            raise ValueError(f"the leaf evaluator gave {len(value)} values for {self.seats} seats")
+        return value
+
+    def result(self, simulations: int, seconds: float) -> SearchResult:
+        seat = self.seat
+        children = self.root.children
+        stats = []
+        for i, (cand, key) in enumerate(zip(self.root_candidates, self.root_keys, strict=True)):
+            child = children.get(key)
+            visits = child.visits if child is not None else 0
+            value = child.means() if child is not None else ()
+            stats.append(ActionStats(cand.action, visits, value, cand.score, i))
+        order = sorted(stats, key=lambda s: (-s.visits, -(s.value[seat] if s.value else -1.0), s.rank))
+        best = order[0].action
+        return SearchResult(seat, best, tuple(order), simulations, seconds, self.root.means())

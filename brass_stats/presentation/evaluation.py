@@ -1,0 +1,138 @@
+"""A reviewed game for people: the better action drawn on the board, the largest mistakes, the words.
+
+Shared by the replay viewer and the post-game report; the review itself is
+:func:`brass_stats.analysis.review.review_game`'s :class:`~brass_stats.analysis.review.GameReview`.
+
+>>> from brass_stats.rules_data import load_rules
+>>> svg = better_action_svg(load_rules("birmingham"), {"type": "build", "location": "dudley", "slot": 0})
+>>> 'class="bs-better"' in svg and "<rect" in svg
+True
+>>> better_action_svg(load_rules("birmingham"), {"type": "loan", "card": "loc:dudley"})
+''
+>>> points(0.1234)
+'12.3'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import TYPE_CHECKING, Any
+
+from ..rules_data import RulesData
+from .geometry import SLOT, geometry
+from .svg_board import esc
+
+if TYPE_CHECKING:
+    from ..analysis.review import ActionReview, GameReview
+
+LABEL_COLOURS = {"inaccuracy": "#d4a000", "mistake": "#e06c00", "blunder": "#c00000"}
+BETTER_COLOUR = "#7b2cbf"
+"""The better action's outline on the board (apart from the amber of what was played)."""
+
+
+def points(loss: float | None) -> str:
+    """A win-probability loss (0-1) in percentage points, as people read it: ``0.1234`` -> ``"12.3"``."""
+    return "" if loss is None else f"{loss * 100:.1f}"
+
+
+def _f(v: float) -> str:
+    return f"{v:.1f}"
+
+
+def better_action_svg(rules: RulesData, best_action: dict[str, Any] | None, title: str = "") -> str:
+    """The better action drawn on the board: the slot a build would take, the links a network would
+    place, the tiles a sale would sell (dashed, in :data:`BETTER_COLOUR`); empty for the other actions
+    (develop, loan, scout, pass), which are shown in words only."""
+    if not best_action:
+        return ""
+    geo = geometry(rules.edition)
+    kind = best_action.get("type")
+    marks: list[str] = []
+    style = f'fill="none" stroke="{BETTER_COLOUR}" stroke-width="5" stroke-dasharray="9 5"'
+    if kind == "build":
+        loc, slot = best_action.get("location"), best_action.get("slot")
+        ref = f"{loc}:{slot}"
+        if ref in rules.slots:
+            x, y = geo.slot_xy(rules, ref)
+            marks.append(
+                f'<rect x="{_f(x - 8)}" y="{_f(y - 8)}" width="{SLOT + 16}" height="{SLOT + 16}" rx="7" {style}/>'
+            )
+        elif isinstance(loc, str) and loc in geo.centres:  # no slot stated: the town
+            cx, cy = geo.centres[loc]
+            marks.append(f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="48" {style}/>')
+    elif kind == "network":
+        for lid in best_action.get("links") or ():
+            if lid not in rules.links:
+                continue
+            (ax, ay), (bx, by) = (geo.centres[loc] for loc in rules.links[lid].endpoints)
+            marks.append(
+                f'<line x1="{_f(ax)}" y1="{_f(ay)}" x2="{_f(bx)}" y2="{_f(by)}" stroke="{BETTER_COLOUR}" '
+                f'stroke-width="10" stroke-opacity="0.75" stroke-dasharray="14 8" stroke-linecap="round"/>'
+            )
+    elif kind == "sell":
+        for sale in best_action.get("sales") or ():
+            tile = sale.get("tile") if isinstance(sale, dict) else None
+            if isinstance(tile, str) and tile in rules.slots:
+                x, y = geo.slot_xy(rules, tile)
+                marks.append(
+                    f'<rect x="{_f(x - 8)}" y="{_f(y - 8)}" width="{SLOT + 16}" height="{SLOT + 16}" rx="7" {style}/>'
+                )
+    if not marks:
+        return ""
+    tip = f"<title>{esc(title)}</title>" if title else ""
+    return f'<g class="bs-better">{tip}{"".join(marks)}</g>'
+
+
+def played_best(a: ActionReview) -> bool:
+    """Whether the action played is the best one the search found (nothing better to show)."""
+    return a.best is None or a.best == a.action
+
+
+def largest_mistakes(review: GameReview, top: int = 8) -> list[ActionReview]:
+    """The judged actions that lost the most win probability (loss > 0), largest first (ties: earlier first)."""
+    lost = [a for a in review.actions if a.judged and (a.loss or 0.0) > 0 and not played_best(a)]
+    return sorted(lost, key=lambda a: (-(a.loss or 0.0), a.index))[:top]
+
+
+def viewer_review(review: GameReview, rules: RulesData, count: int) -> dict[str, Any]:
+    """The review as the viewer's data: per action index (``count`` of them; null where not reviewed)
+    each player's win probability after it, and for the mover the label, the better action in words,
+    the values and the better action's drawing."""
+    acts: list[dict[str, Any] | None] = [None] * count
+    better: list[str] = [""] * count
+    for a in review.actions:
+        if not 0 <= a.index < count:
+            continue
+        item: dict[str, Any] = {"w": [round(w, 4) for w in a.win_after], "j": a.judged}
+        if a.judged:
+            item.update(
+                {
+                    "l": a.label or "",
+                    "b": "" if played_best(a) else unicodedata.normalize("NFKC", a.best or ""),
+                    "loss": round(a.loss or 0.0, 4),
+                    "bv": round(a.best_value or 0.0, 4),
+                    "pv": round(a.played_value or 0.0, 4),
+                }
+            )
+            if not played_best(a):
+                better[a.index] = better_action_svg(rules, a.best_action, f"better: {a.best}")
+        acts[a.index] = item
+    summary = [
+        {
+            "a": None if p.accuracy is None else round(p.accuracy, 1),
+            "i": p.inaccuracies,
+            "m": p.mistakes,
+            "b": p.blunders,
+        }
+        for p in review.summary
+    ]
+    return {
+        "sims": review.simulations,
+        "seed": review.seed,
+        "acts": acts,
+        "better": better,
+        "summary": summary,
+        "colours": LABEL_COLOURS,
+        "reviewed": len([x for x in acts if x is not None]),
+        "stopped": None if review.stopped is None else review.stopped.get("index"),
+    }

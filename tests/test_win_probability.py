@@ -1,0 +1,121 @@
+"""The win-probability model: probabilities, fairness, lazy loading, deterministic training, scores."""
+
+from __future__ import annotations
+
+import math
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import brass_stats as bs
+from brass_stats.analysis.win_probability import (
+    FEATURE_NAMES,
+    WinProbabilityModel,
+    default_model,
+    final_shares,
+    position_features,
+    win_probabilities,
+)
+from brass_stats.analysis.win_probability import training as T
+from brass_stats.bots.selfplay import generate
+
+GAMES = [
+    (bs.SAMPLES / "real" / "gm7vza-4p.json", bs.AS_PLAYED),
+    (bs.SAMPLES / "real" / "wq9gs6-2p.json", bs.STRICT),
+    (sorted((bs.SAMPLES / "lancashire").glob("game-5003-*.json"))[0], bs.STRICT),
+]
+
+
+@pytest.mark.parametrize(("path", "policy"), GAMES, ids=lambda x: getattr(x, "name", ""))
+def test_probabilities_are_positive_and_sum_to_one_at_every_action(path, policy) -> None:
+    r = bs.replay(bs.load(path), policy)
+    states = [r.state_at(i) for i in range(-1, len(r.steps) - 1)]
+    for probs in default_model().predict_many(states):
+        assert len(probs) == r.state.num_players
+        assert all(p > 0 for p in probs)
+        assert math.isclose(sum(probs), 1.0, abs_tol=1e-9)
+
+
+def test_a_finished_game_gives_its_result_with_ties_shared() -> None:
+    r = bs.replay(bs.load(GAMES[0][0]), bs.AS_PLAYED)
+    assert win_probabilities(r.state) == [1.0, 0.0, 0.0, 0.0]  # Player1 wins with 152 VP
+    tied = r.state.copy()
+    for p in tied.players:
+        p.vp, p.income_space, p.money = 100, 30, 5
+    assert final_shares(tied) == [0.25] * 4
+
+
+def test_the_probabilities_see_no_hidden_card() -> None:
+    """Two positions that differ only in cards nobody at the table sees get the same probabilities."""
+    r = bs.replay(bs.load(GAMES[0][0]), bs.AS_PLAYED)
+    state = r.state_at(30)
+    other = state.copy()
+    pool = [c for p in other.players for c in p.hand] + other.deck
+    random.Random(3).shuffle(pool)
+    for p in other.players:
+        p.hand, pool = pool[: len(p.hand)], pool[len(p.hand) :]
+    other.deck = pool
+    assert [p.hand for p in other.players] != [p.hand for p in state.players]
+    assert np.array_equal(position_features(state), position_features(other))
+    assert win_probabilities(state) == win_probabilities(other)
+
+
+def test_importing_the_package_neither_imports_lightgbm_nor_loads_the_model() -> None:
+    code = (
+        "import sys, brass_stats, brass_stats.analysis.win_probability as w; "
+        "print('lightgbm' in sys.modules, w.default_model.cache_info().currsize)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "0"]
+
+
+def test_a_model_with_other_features_is_refused() -> None:
+    lightgbm = pytest.importorskip("lightgbm")
+    x = np.random.default_rng(0).random((50, 2))
+    booster = lightgbm.train(
+        {"objective": "binary", "verbosity": -1}, lightgbm.Dataset(x, label=(x[:, 0] > 0.5)), num_boost_round=2
+    )
+    with pytest.raises(ValueError, match="features"):
+        WinProbabilityModel(booster)
+
+
+@pytest.fixture(scope="module")
+def tiny_corpus(tmp_path_factory: pytest.TempPathFactory) -> list:
+    out = tmp_path_factory.mktemp("corpus")
+    return generate(6, 2, 3, ["greedy"], out, progress=False)
+
+
+def test_training_is_deterministic_and_round_trips_through_its_file(tiny_corpus, tmp_path) -> None:
+    positions = T.load_positions(tiny_corpus)
+    assert len(positions.rows) > 400 and all(r.shape == (2, len(FEATURE_NAMES)) for r in positions.rows)
+    a = T.train(positions, rounds=5)
+    b = T.train(positions, rounds=5)
+    assert a.booster.model_to_string() == b.booster.model_to_string()
+    a.save(tmp_path / "m.txt.gz")
+    c = WinProbabilityModel.load(tmp_path / "m.txt.gz")
+    state = bs.replay(bs.load(tiny_corpus[0])).state_at(20)
+    assert c.predict(state) == a.predict(state)
+    b.save(tmp_path / "n.txt.gz")
+    assert (tmp_path / "m.txt.gz").read_bytes() == (tmp_path / "n.txt.gz").read_bytes()
+
+
+def test_held_out_games_are_split_by_game_and_stably() -> None:
+    names = [f"birmingham-2p-11-{i:05d}.json" for i in range(1000)]
+    held = [n for n in names if T.held_out(n)]
+    assert 150 <= len(held) <= 250
+    assert held == [n for n in names if T.held_out("/elsewhere/" + n)]
+
+
+def test_scores_of_the_uniform_guess_are_the_baseline_and_calibration_is_measured() -> None:
+    labels = [[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]]
+    s = T.score([[0.5, 0.5]] * 3, labels)
+    assert s.log_loss == pytest.approx(math.log(2)) == pytest.approx(s.baseline_log_loss)
+    assert s.brier == pytest.approx(s.baseline_brier) == pytest.approx((0.5 + 0.5 + 0) / 3)
+    assert s.ece == pytest.approx(0.0)
+    sure = T.score([[0.9, 0.1]] * 2, [[1.0, 0.0], [0.0, 1.0]])
+    # pairs predicted 0.9 happen half the time, pairs predicted 0.1 half the time: 0.4 off each
+    assert sure.ece == pytest.approx(0.4)
+    assert sure.log_loss == pytest.approx(-(math.log(0.9) + math.log(0.1)) / 2)
