@@ -1,4 +1,4 @@
-"""Cost of reading a log (issue 11): strict JSON, the schema, the reader's checks, per action.
+"""Cost of reading a log: strict JSON, the schema, the reader's checks, per action.
 
     PYTHONPATH=. python benchmarks/bench_load.py [--repeat 7]
 

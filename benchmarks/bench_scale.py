@@ -1,4 +1,4 @@
-"""Scale-out benchmark (issue 14, and issue 15's ingest row): a script, not a test.
+"""Scale-out benchmark: a script, not a test.
 
 Rows:
 
@@ -14,7 +14,7 @@ Rows:
 * ``workers``: the import's workers alone, with each of ``--workers``: every 32-game batch handed at once to
   the import's own local workers (forked as ``ingest`` forks them, ``workers=1`` in this process), each
   writing its staging files, and nothing committed: the ceiling that any store leaves below it, and the
-  efficiency the machine itself allows the workers' part (issue 15's sixth session: 80-86% at 16 workers on
+  efficiency the machine itself allows the workers' part (80-86% at 16 workers on
   the benchmark machine);
 * ``loaders``: staged batches loaded into a fresh DuckDB file by ``--loaders`` loader threads at once (what
   the ``ingest`` process does while its workers replay): the speed-up over one thread, which the ``costs``

@@ -1,4 +1,4 @@
-"""Every row of the speed table (issue 15), in one command (a script, not a test).
+"""Every row of the speed table, in one command (a script, not a test).
 
 Rows, each measured in this process (single core) unless it says workers:
 

@@ -1,4 +1,4 @@
-"""A long fuzz campaign over mutated game logs (issue 11), in several processes.
+"""A long fuzz campaign over mutated game logs, in several processes.
 
     PYTHONPATH=. python benchmarks/fuzz_campaign.py --cases 100000 --workers 8 --seed 1
 
