@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -87,6 +88,24 @@ def test_tables_fit_the_terminal_width(columns: int) -> None:
     res = run("vp", str(REAL), "--by-era", env={"COLUMNS": str(columns)})
     assert res.exit_code == 0
     assert max(len(line) for line in res.stdout.splitlines()) <= columns
+
+
+def header_words_cut(text: str, columns: list[str]) -> list[str]:
+    """The words of column names (split at underscores) that a table printed as ``text`` does not show whole."""
+    shown = set(re.findall(r"[^\s_┃│…]+", text))
+    return [word for name in columns for word in name.split("_") if word and word not in shown]
+
+
+def test_headers_stay_whole_at_80_columns(db: Path) -> None:
+    args = ["stats", "--db", str(db), "--by", "seat", "--min-games", "1"]
+    columns = list(json.loads(run(*args, "--format", "json").stdout)[0])
+    assert len(columns) >= 10  # wider than 80 columns with the names on one line
+    res = run(*args, env={"COLUMNS": "80"})
+    assert res.exit_code == 0
+    assert max(len(line) for line in res.stdout.splitlines()) <= 80
+    assert "…" not in res.stdout and header_words_cut(res.stdout, columns) == []
+    wide = run(*args, env={"COLUMNS": "200"}).stdout  # a wide terminal: the names on one line, as before
+    assert all(f" {name} " in wide for name in columns)
 
 
 def test_vp_table_has_sources_as_rows_and_players_as_columns() -> None:
