@@ -274,7 +274,8 @@ class RowWriter:
 
 
 def describe(v: Validation) -> Iterator[str]:
-    """Human-readable lines for one validation result."""
+    """Human-readable lines for one validation result. They count actions from 1 ("ILLEGAL action 118" is
+    ``error["index"] == 117``), as every screen does; the data (JSON, CSV) keep the 0-based index."""
     if v.ok:
         scores = ", ".join(f"{f['name']} {f['vp']} VP" for f in v.final or [])
         played = f"; as played, {len(v.deviations)} departure(s) from the rules" if v.deviations else ""
@@ -284,7 +285,7 @@ def describe(v: Validation) -> Iterator[str]:
     e = v.error or {}
     if v.kind == "illegal":
         where = f"{e.get('era')} era, round {e.get('round')}, player {e.get('player')}"
-        yield f"{v.file}: ILLEGAL action {e.get('index')} ({where})"
+        yield f"{v.file}: ILLEGAL action {_shown(e.get('index'))} ({where})"
         yield f"  action: {json.dumps(e.get('action'), ensure_ascii=False)}"
         yield f"  broken rule [{e.get('rule')}]: {e.get('rule_text')}"
         yield f"  why: {e.get('message')}"
@@ -303,7 +304,12 @@ def describe(v: Validation) -> Iterator[str]:
 
 def _describe_deviations(v: Validation) -> Iterator[str]:
     for d in v.deviations:
-        yield f"  departure at action {d['action_index']} [{d['rule']}]: {d['message']}"
+        yield f"  departure at action {d['action_index'] + 1} [{d['rule']}]: {d['message']}"
+
+
+def _shown(index: int | None) -> str:
+    """An action as people count it: from 1 (the data's ``index`` counts from 0)."""
+    return "?" if index is None else str(index + 1)
 
 
 def validate(source: str | Path | dict[str, Any] | GameLog, policy: ChoicePolicy = STRICT) -> Validation:

@@ -78,7 +78,12 @@ def test_illegal_action_exits_1_with_index_round_player_action_and_rule(games: d
     assert code == 1
     assert "ILLEGAL action" in out and "round" in out and "player" in out
     assert "build.slot_icon" in out and "display your industry's icon" in out
-    assert f"ILLEGAL action {i_illegal(games)}" in out
+    assert f"ILLEGAL action {i_illegal(games) + 1} (" in out  # counted from 1 on screen
+
+
+def test_json_keeps_the_0_based_index_that_the_text_shows_plus_1(games: dict[str, Path]) -> None:
+    code, out = run("--format", "json", str(games["illegal"]))
+    assert code == 1 and json.loads(out)["error"]["index"] == i_illegal(games)
 
 
 def test_json_output_has_ok_error_and_final(games: dict[str, Path]) -> None:
