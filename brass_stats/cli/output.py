@@ -21,6 +21,7 @@ Bob,
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
@@ -85,6 +86,16 @@ def integral_columns(df: pd.DataFrame) -> pd.DataFrame:
                     out = df.copy()
                 out[col] = s.astype("Int64")
     return out
+
+
+def records(df: pd.DataFrame) -> list[dict[str, Any]]:
+    """The rows of ``df`` as JSON-ready dicts, as ``--format json`` prints them (whole numbers as integers).
+
+    >>> records(pd.DataFrame({"name": ["Ann", "Bob"], "vp": [151.0, None]}))
+    [{'name': 'Ann', 'vp': 151}, {'name': 'Bob', 'vp': None}]
+    """
+    rows: list[dict[str, Any]] = json.loads(integral_columns(df).to_json(orient="records", force_ascii=False))
+    return rows
 
 
 def emit(data: pd.DataFrame | Iterable[Mapping[str, Any]], fmt: str, title: str | None = None) -> None:
