@@ -71,7 +71,7 @@ class IllegalAction(BrassError):
         if self.file:
             where.append(self.file)
         if self.index is not None:
-            where.append(f"action {self.index}")
+            where.append(f"action {self.index + 1}")  # counted from 1 on screen; ``index`` is 0-based
         if self.era and self.round is not None:
             where.append(f"{self.era} era round {self.round}")
         player = self.details.get("player")

@@ -25,7 +25,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .engine.policy import STRICT, ChoicePolicy
+from .engine.policy import AS_PLAYED, STRICT, ChoicePolicy, StrictPolicy
 from .engine.rulebook import RULES
 from .errors import IllegalAction, LogFormatError
 from .exitcodes import BAD_INPUT, FAILED, INTERNAL, OK
@@ -46,6 +46,9 @@ class Validation:
     seconds: float = 0.0
     detail: list[str] = field(default_factory=list)
     deviations: list[dict[str, Any]] = field(default_factory=list)  # rules broken as played (--as-played)
+    # A strict failure on a rule that a game as played may break: True when the game passes as played
+    # (validate --as-played), False when it fails that way too; None when not asked.
+    as_played_ok: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -56,8 +59,15 @@ class Validation:
 
 
 def validate_log(log: GameLog, keep_states: bool = False, policy: ChoicePolicy = STRICT) -> Validation:
-    """Replay a parsed log; see :func:`validate_file`."""
-    return replay_and_judge(log, keep_states, policy)[1]
+    """Replay a parsed log; see :func:`validate_file`.
+
+    A strict verdict of an illegal action that :data:`~brass_stats.engine.policy.AS_PLAYED` tolerates also
+    says whether the game passes as played (``as_played_ok``: one more replay, for such games only).
+    """
+    v = replay_and_judge(log, keep_states, policy)[1]
+    if isinstance(policy, StrictPolicy) and v.kind == "illegal" and (v.error or {}).get("rule") in AS_PLAYED.tolerates:
+        v.as_played_ok = replay_and_judge(log, False, AS_PLAYED)[1].ok
+    return v
 
 
 def replay_and_judge(
@@ -213,6 +223,7 @@ def summary(results: list[Validation], wall_seconds: float) -> dict[str, Any]:
     """The collection report: totals, timing, failures grouped by broken rule, and each failure."""
     failed = [v for v in results if not v.ok]
     replay_total = sum(v.seconds for v in results)
+    as_played = sum(1 for v in failed if v.as_played_ok)
     by_rule = Counter((v.error or {}).get("rule", "unknown") for v in failed)
     return {
         "total": len(results),
@@ -223,6 +234,7 @@ def summary(results: list[Validation], wall_seconds: float) -> dict[str, Any]:
         "replay_seconds_mean": round(replay_total / len(results), 4) if results else 0.0,
         "actions_total": sum(v.actions for v in results),
         "failures_by_rule": dict(by_rule.most_common()),
+        "pass_as_played": as_played,  # failed files that pass as played (validate --as-played)
         "failures": [
             {
                 "file": v.file,
@@ -274,7 +286,8 @@ class RowWriter:
 
 
 def describe(v: Validation) -> Iterator[str]:
-    """Human-readable lines for one validation result."""
+    """Human-readable lines for one validation result. They count actions from 1 ("ILLEGAL action 118" is
+    ``error["index"] == 117``), as every screen does; the data (JSON, CSV) keep the 0-based index."""
     if v.ok:
         scores = ", ".join(f"{f['name']} {f['vp']} VP" for f in v.final or [])
         played = f"; as played, {len(v.deviations)} departure(s) from the rules" if v.deviations else ""
@@ -284,12 +297,15 @@ def describe(v: Validation) -> Iterator[str]:
     e = v.error or {}
     if v.kind == "illegal":
         where = f"{e.get('era')} era, round {e.get('round')}, player {e.get('player')}"
-        yield f"{v.file}: ILLEGAL action {e.get('index')} ({where})"
+        yield f"{v.file}: ILLEGAL action {_shown(e.get('index'))} ({where})"
         yield f"  action: {json.dumps(e.get('action'), ensure_ascii=False)}"
         yield f"  broken rule [{e.get('rule')}]: {e.get('rule_text')}"
         yield f"  why: {e.get('message')}"
         for k, val in (e.get("details") or {}).items():
             yield f"  {k}: {val}"
+        if v.as_played_ok:
+            first = f"{e.get('rule')} at action {_shown(e.get('index'))}"
+            yield f"  hint: legal as played: `validate --as-played` accepts this game (first departure: {first})"
     elif v.kind == "result":
         yield f"{v.file}: RESULT DIFFERS from the declared result"
         for line in v.detail:
@@ -303,7 +319,12 @@ def describe(v: Validation) -> Iterator[str]:
 
 def _describe_deviations(v: Validation) -> Iterator[str]:
     for d in v.deviations:
-        yield f"  departure at action {d['action_index']} [{d['rule']}]: {d['message']}"
+        yield f"  departure at action {d['action_index'] + 1} [{d['rule']}]: {d['message']}"
+
+
+def _shown(index: int | None) -> str:
+    """An action as people count it: from 1 (the data's ``index`` counts from 0)."""
+    return "?" if index is None else str(index + 1)
 
 
 def validate(source: str | Path | dict[str, Any] | GameLog, policy: ChoicePolicy = STRICT) -> Validation:

@@ -295,11 +295,11 @@ def test_validate_names_the_departure_and_as_played_accepts_it(tmp_path: Path) -
     runner = CliRunner()
     res = runner.invoke(main, ["validate", str(path)])
     assert res.exit_code == 1
-    assert f"ILLEGAL action {i}" in res.output and "[iron.works_first]" in res.output
+    assert f"ILLEGAL action {i + 1} (" in res.output and "[iron.works_first]" in res.output  # from 1 on screen
     assert "only if there are no unflipped Iron Works" in res.output  # the rulebook's words
     res = runner.invoke(main, ["validate", "--as-played", str(path)])
     assert res.exit_code == 0, res.output
-    assert f"departure at action {i} [iron.works_first]" in res.output
+    assert f"departure at action {i + 1} [iron.works_first]" in res.output
     res = runner.invoke(main, ["validate", "--as-played", "--json", str(path)])
     assert json.loads(res.output)["deviations"][0]["action_index"] == i
 
@@ -310,6 +310,7 @@ def test_ingest_as_played_stores_the_deviations(tmp_path: Path) -> None:
     strict = tmp_path / "strict.duckdb"
     res = runner.invoke(main, ["ingest", str(path), "--db", str(strict), "--workers", "1"])
     assert res.exit_code == 1 and "iron.works_first" in res.output
+    assert f"iron.works_first) at action {i + 1}:" in res.output  # counted from 1 on screen
     db = tmp_path / "played.duckdb"
     res = runner.invoke(main, ["ingest", str(path), "--db", str(db), "--workers", "1", "--as-played"])
     assert res.exit_code == 0, res.output

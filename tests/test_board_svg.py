@@ -151,20 +151,31 @@ def run(*args: str) -> tuple[int, str, str]:
 def test_board_command_writes_svg_at_any_action(games: dict[str, Replay], tmp_path: Path) -> None:
     r = games["birmingham"]
     out = tmp_path / "b.svg"
-    code, stdout, _ = run("board", str(REAL_4P), "--at", "40", "--out", str(out))
-    assert code == 0 and "after action 40 of 123" in stdout
+    code, stdout, _ = run("board", str(REAL_4P), "--at", "41", "--out", str(out))  # counted from 1: index 40
+    assert code == 0 and "after action 41 of 124" in stdout
     text = out.read_text("utf-8")
     p = r.state_at(40).players[0]
     assert f"£{p.money} · income {r.state_at(40).income_level(0)} · {p.vp} VP" in texts(text)
     code, _, _ = run("board", str(REAL_4P), "--at", "-1", "--out", str(out))
     assert code == 0 and "£17 · income 0 · 0 VP" in texts(out.read_text("utf-8"))
     code, stdout, _ = run("board", str(REAL_4P), "--out", str(out))
-    assert code == 0 and "after action 123 of 123" in stdout
+    assert code == 0 and "after action 124 of 124" in stdout
+
+
+def test_board_command_counts_actions_from_1_and_0_is_the_setup(games: dict[str, Replay], tmp_path: Path) -> None:
+    r = games["birmingham"]
+    out = tmp_path / "b.svg"
+    code, stdout, _ = run("board", str(REAL_4P), "--at", "0", "--out", str(out))
+    assert code == 0 and "the setup, before action 1" in stdout
+    assert "£17 · income 0 · 0 VP" in texts(out.read_text("utf-8"))
+    code, stdout, _ = run("board", str(REAL_4P), "--at", "1", "--out", str(out))
+    assert code == 0 and "after action 1 of 124" in stdout
+    assert out.read_text("utf-8") == board_svg(r.state_at(0), highlight=r.steps[0])
 
 
 def test_board_command_rejects_an_action_out_of_range(tmp_path: Path) -> None:
     code, _, err = run("board", str(REAL_4P), "--at", "500", "--out", str(tmp_path / "b.svg"))
-    assert code == 2 and err.strip().count("\n") == 0 and "0..123" in err
+    assert code == 2 and err.strip().count("\n") == 0 and "1..124" in err
     assert not (tmp_path / "b.svg").exists()
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -89,6 +90,24 @@ def test_tables_fit_the_terminal_width(columns: int) -> None:
     assert max(len(line) for line in res.stdout.splitlines()) <= columns
 
 
+def header_words_cut(text: str, columns: list[str]) -> list[str]:
+    """The words of column names (split at underscores) that a table printed as ``text`` does not show whole."""
+    shown = set(re.findall(r"[^\s_┃│…]+", text))
+    return [word for name in columns for word in name.split("_") if word and word not in shown]
+
+
+def test_headers_stay_whole_at_80_columns(db: Path) -> None:
+    args = ["stats", "--db", str(db), "--by", "seat", "--min-games", "1"]
+    columns = list(json.loads(run(*args, "--format", "json").stdout)[0])
+    assert len(columns) >= 10  # wider than 80 columns with the names on one line
+    res = run(*args, env={"COLUMNS": "80"})
+    assert res.exit_code == 0
+    assert max(len(line) for line in res.stdout.splitlines()) <= 80
+    assert "…" not in res.stdout and header_words_cut(res.stdout, columns) == []
+    wide = run(*args, env={"COLUMNS": "200"}).stdout  # a wide terminal: the names on one line, as before
+    assert all(f" {name} " in wide for name in columns)
+
+
 def test_vp_table_has_sources_as_rows_and_players_as_columns() -> None:
     res = run("vp", str(REAL), env={"COLUMNS": "200"})
     header = next(line for line in res.stdout.splitlines() if line.startswith("┃"))
@@ -121,3 +140,42 @@ def test_top_level_help_names_both_editions_and_why_replay_and_ingest() -> None:
     assert "Brass: Birmingham" in text and "Brass: Lancashire" in text
     assert "ingest Import game logs into a DuckDB file or a Parquet dataset, in parallel" in text
     assert "replay Import a few game logs in this process (ingest: whole collections, in parallel)" in text
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Result]:
+    """The demo, run once on an 80-column terminal (its tables), in a folder that later runs reuse."""
+    out = tmp_path_factory.mktemp("demo")
+    return out, run("demo", "--out", str(out), "--workers", "1", env={"COLUMNS": "80"})
+
+
+def test_demo_tables_keep_their_headers_at_80_columns(demo: tuple[Path, Result]) -> None:
+    out, res = demo
+    assert res.exit_code == 0, res.output
+    assert "Games in the database" in res.stdout and "Post-game report" in res.stdout
+    assert max(len(line) for line in res.stdout.splitlines() if "│" in line or "─" in line) <= 80
+    doc = json.loads(run("demo", "--out", str(out), "--workers", "1", "--format", "json").stdout)
+    columns = [name for key in ("games", "real_game_winners", "wins_by_turn_position") for name in doc[key][0]]
+    assert "…" not in res.stdout and header_words_cut(res.stdout, columns) == []
+
+
+def test_demo_prints_its_tables_as_one_json_document_or_as_csv(demo: tuple[Path, Result]) -> None:
+    out, _ = demo
+    assert "--format [table|csv|json]" in run("demo", "--help").output
+    res = run("demo", "--out", str(out), "--workers", "1", "--format", "json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)  # one document: nothing else on stdout
+    assert doc["database"] == str((out / "brass-demo.duckdb").resolve()) and Path(doc["report"]).exists()
+    assert {r["player_count"] for r in doc["games"]} == {2, 3, 4}
+    assert [w["vp"] for w in doc["real_game_winners"]] == [215, 152]
+    assert all(0 <= r["win_rate"] <= 1 for r in doc["wins_by_turn_position"])  # fractions, as stats --format json
+    res = run("demo", "--out", str(out), "--workers", "1", "--format", "csv")
+    assert res.exit_code == 0, res.output
+    blocks = res.stdout.strip().split("\n\n")
+    assert [b.splitlines()[0] for b in blocks] == [
+        "# Games in the database",
+        "# Winners of the real (imported) games",
+        "# Wins by first-round turn position (ties share the win)",
+    ]
+    winners = list(csv.DictReader(io.StringIO(blocks[1].split("\n", 1)[1])))
+    assert [w["vp"] for w in winners] == ["215", "152"]

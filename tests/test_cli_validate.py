@@ -78,7 +78,12 @@ def test_illegal_action_exits_1_with_index_round_player_action_and_rule(games: d
     assert code == 1
     assert "ILLEGAL action" in out and "round" in out and "player" in out
     assert "build.slot_icon" in out and "display your industry's icon" in out
-    assert f"ILLEGAL action {i_illegal(games)}" in out
+    assert f"ILLEGAL action {i_illegal(games) + 1} (" in out  # counted from 1 on screen
+
+
+def test_json_keeps_the_0_based_index_that_the_text_shows_plus_1(games: dict[str, Path]) -> None:
+    code, out = run("--format", "json", str(games["illegal"]))
+    assert code == 1 and json.loads(out)["error"]["index"] == i_illegal(games)
 
 
 def test_json_output_has_ok_error_and_final(games: dict[str, Path]) -> None:
@@ -139,3 +144,53 @@ def test_glob_patterns_are_expanded(games: dict[str, Path]) -> None:
 def test_resolved_log_round_trip_keeps_validating(games: dict[str, Path]) -> None:
     log = GameLog.load(games["good"])
     assert len(log.actions) == 78
+
+
+# -- a game that fails only as its server allowed: a hint at --as-played ------------------------------
+
+REAL = Path(__file__).parents[1] / "brass_stats" / "replays_data" / "real" / "gm7vza-4p.json"
+
+
+def test_a_game_legal_as_played_gets_a_hint_at_as_played() -> None:
+    code, out = run(str(REAL))  # a 15th and 16th link tile at index 117: strictly illegal
+    assert code == 1 and "ILLEGAL action 118 (" in out
+    hints = [line for line in out.splitlines() if "hint:" in line]
+    assert len(hints) == 1 and "--as-played" in hints[0] and "network.link_tiles at action 118" in hints[0]
+    code, out = run("--format", "json", str(REAL))
+    row = json.loads(out)
+    assert code == 1 and row["error"]["index"] == 117 and row["as_played_ok"] is True
+    code, out = run("--as-played", str(REAL))
+    assert code == 0 and "hint:" not in out
+
+
+def test_no_hint_for_a_break_that_as_played_does_not_accept(games: dict[str, Path]) -> None:
+    code, out = run(str(games["illegal"]))  # a build on a space without the industry's icon
+    assert code == 1 and "hint:" not in out
+    code, out = run("--format", "json", str(games["illegal"]))
+    assert json.loads(out)["as_played_ok"] is not True
+
+
+def test_a_collection_counts_the_files_that_pass_as_played(games: dict[str, Path], tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for name in ("good", "illegal"):
+        (folder / f"{name}.json").write_bytes(games[name].read_bytes())
+    (folder / REAL.name).write_bytes(REAL.read_bytes())
+    report = tmp_path / "report.json"
+    code, out = run(str(folder), "--workers", "2", "--report", str(report))  # the policy crosses processes
+    assert code == 1 and "1/3 games valid; 2 failed" in out
+    assert "hint: 1 of the 2 failed files pass with --as-played" in out
+    assert json.loads(report.read_text())["pass_as_played"] == 1
+
+
+def test_quiet_keeps_the_failures_in_every_format_as_its_help_says(games: dict[str, Path]) -> None:
+    help_text = " ".join(CliRunner().invoke(main, ["validate", "--help"]).output.split())
+    assert "-q, --quiet Leave out the files that pass, in every --format" in help_text
+    both = [str(games["good"]), str(games["illegal"])]
+    code, out = run("-q", "--format", "json", *both)
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 1 and [r["file"] for r in rows] == [both[1]]
+    code, out = run("-q", "--format", "json", both[0])
+    assert code == 0 and out == ""  # nothing failed: nothing to print, the exit status says it
+    code, out = run("-q", *both, "--workers", "1")
+    assert "ILLEGAL" in out and "OK" not in out and "1/2 games valid" in out  # the table's summary line stays

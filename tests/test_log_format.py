@@ -331,7 +331,7 @@ def test_doc_replayable_example_replays() -> None:
     r = Replay(log).run()
     assert r.error is not None and r.error.rule == "log.choice_stated"
     assert str(r.error) == (
-        "action 9, canal era round 3, player 1: the action does not say which merchant tile (for its barrel); "
+        "action 10, canal era round 3, player 1: the action does not say which merchant tile (for its barrel); "
         "the rules allow 2 options: oxford:0, oxford:1 [log.choice_stated]"
     )
 

@@ -115,7 +115,8 @@ def test_log_command_json_and_csv() -> None:
     assert code == 0
     rows = json.loads(out)
     log = GameLog.load(REAL_4P)
-    assert [r["#"] for r in rows] == list(range(len(log.actions)))
+    assert [r["#"] for r in rows] == list(range(1, len(log.actions) + 1))  # numbered from 1, as on screen
+    assert [r["action_index"] for r in rows] == list(range(len(log.actions)))  # the data's 0-based index
     assert all(r["player"] == log.players[a.player] for r, a in zip(rows, log.actions, strict=True))
     assert rows[5]["move"].startswith("Player2 builds Iron Works I in Derby") and rows[5]["round"] == 2
     code, out, _ = run("log", str(REAL_4P), "--format", "csv")
@@ -127,6 +128,16 @@ def test_log_command_json_and_csv() -> None:
 def test_log_command_table_numbers_the_lines() -> None:
     code, out, _ = run("log", str(LANCASHIRE))
     assert code == 0 and "greedy-0" in out and "Distant" in out
+
+
+def test_log_command_table_counts_from_1_and_names_the_player_once() -> None:
+    res = CliRunner().invoke(main, ["log", str(REAL_4P)], env={"COLUMNS": "200"})
+    cells = [[c.strip() for c in line.split("│")[1:-1]] for line in res.stdout.splitlines() if line.startswith("│")]
+    rows = [row for row in cells if row[0]]  # a long move goes on in lines of its own
+    assert rows[0][0] == "1" and rows[-1][0] == str(len(GameLog.load(REAL_4P).actions))
+    first = rows[0]  # Player2 takes a £30 loan: the name in its column, not again in the move
+    assert first[3] == "Player2" and first[4].startswith("takes a £30 loan (card Leek")
+    assert not any(row[4].startswith(row[3] + " ") for row in rows if row[3])
 
 
 def test_log_command_on_an_illegal_game_exits_1(illegal: Path) -> None:

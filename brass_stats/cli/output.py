@@ -1,7 +1,9 @@
 """How every command prints results: ``--format table|csv|json``, one helper for all of them.
 
 * ``table``: a rich table, as wide as the terminal (rich's own detection; ``COLUMNS`` when piped).
-  Cell text is never read as rich markup, and huge values are shortened.
+  Cell text is never read as rich markup, and huge values are shortened. On a narrow terminal the
+  column names break after their underscores and the box loses its edges, so that every word of a
+  name stays readable (:func:`header_lines`).
 * ``csv``: a header and one line per row.
 * ``json``: a JSON array of objects, one per row.
 
@@ -19,12 +21,18 @@ Bob,
 
 from __future__ import annotations
 
+import json
+import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 import pandas as pd
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
 
 FORMATS = ("table", "csv", "json")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -80,6 +88,16 @@ def integral_columns(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def records(df: pd.DataFrame) -> list[dict[str, Any]]:
+    """The rows of ``df`` as JSON-ready dicts, as ``--format json`` prints them (whole numbers as integers).
+
+    >>> records(pd.DataFrame({"name": ["Ann", "Bob"], "vp": [151.0, None]}))
+    [{'name': 'Ann', 'vp': 151}, {'name': 'Bob', 'vp': None}]
+    """
+    rows: list[dict[str, Any]] = json.loads(integral_columns(df).to_json(orient="records", force_ascii=False))
+    return rows
+
+
 def emit(data: pd.DataFrame | Iterable[Mapping[str, Any]], fmt: str, title: str | None = None) -> None:
     """Print rows (a DataFrame or dicts) as a table, CSV or JSON."""
     df = data if isinstance(data, pd.DataFrame) else pd.DataFrame(list(data))
@@ -90,16 +108,62 @@ def emit(data: pd.DataFrame | Iterable[Mapping[str, Any]], fmt: str, title: str 
         click.echo(integral_columns(df).to_json(orient="records", force_ascii=False))
         return
     from rich.console import Console
+
+    console = Console(soft_wrap=False)
+    console.print(_table(df, title, console))
+
+
+def _table(df: pd.DataFrame, title: str | None, console: Console) -> Table:
+    """The widest of three layouts that fits the terminal: a boxed table with whole headers; the same
+    with headers broken after their underscores, one piece per line; without the box's edges and
+    with less padding. Past that, rich shortens what it must."""
+    from rich import box
+    from rich.cells import cell_len
+    from rich.measure import Measurement
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=title, show_lines=False, header_style="bold")
-    for col in df.columns:
-        numeric = pd.api.types.is_numeric_dtype(df[col])
-        table.add_column(Text(printable(str(col), 60)), justify="right" if numeric else "left")
-    for row in df.itertuples(index=False):
-        table.add_row(*(Text(_cell(v)) for v in row))
-    Console(soft_wrap=False).print(table)
+    names = [printable(str(col), 60) for col in df.columns]
+    numeric = [pd.api.types.is_numeric_dtype(df[col]) for col in df.columns]
+    rows = [[Text(_cell(v)) for v in row] for row in df.itertuples(index=False)]
+    widest = [max((cell_len(cells[i].plain) for cells in rows), default=0) for i in range(len(names))]
+
+    def layout(split: bool, compact: bool) -> Table:
+        table = Table(title=title, show_lines=False, header_style="bold")
+        if compact:
+            table.box, table.show_edge, table.pad_edge, table.padding = box.SIMPLE_HEAD, False, False, (0, 1, 0, 0)
+        for name, right, width in zip(names, numeric, widest, strict=True):
+            header = "\n".join(header_lines(name, width)) if split else name
+            table.add_column(Text(header), justify="right" if right else "left")
+        for cells in rows:
+            table.add_row(*cells)
+        return table
+
+    for split in (False, True):
+        table = layout(split, compact=False)
+        if Measurement.get(console, console.options.update_width(100_000), table).maximum <= console.width:
+            return table
+    return layout(split=True, compact=True)
+
+
+def header_lines(name: str, width: int = 0) -> list[str]:
+    """A column name broken after its underscores into lines as wide as ``width`` or its longest piece,
+    so that a narrow column shows every word of its name whole.
+
+    >>> header_lines("expected_win_rate", 5), header_lines("mean_win_rate"), header_lines("vp")
+    (['expected_', 'win_rate'], ['mean_', 'win_', 'rate'], ['vp'])
+    """
+    from rich.cells import cell_len
+
+    pieces = re.findall(r"[^_]*_+|[^_]+", name) or [name]
+    width = max(width, *(cell_len(p) for p in pieces))
+    lines = [pieces[0]]
+    for piece in pieces[1:]:
+        if cell_len(lines[-1] + piece) <= width:
+            lines[-1] += piece
+        else:
+            lines.append(piece)
+    return lines
 
 
 def _cell(v: object) -> str:

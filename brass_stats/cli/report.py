@@ -148,23 +148,30 @@ def _log_file_from_db(game: str, db: CorpusRef) -> Path:
     "at",
     type=int,
     default=None,
-    help="Draw the board after this action index (-1: the setup; default: the end of the game).",
+    metavar="N",
+    help="Draw the board after action N (0: the setup; default: the end of the game).",
 )
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="board.svg or board.png")
 def board_command(game: str, corpus: CorpusRef | None, at: int | None, out: Path) -> None:
-    """Draw the board of GAME after any action, as SVG (or PNG), for either edition."""
+    """Draw the board of GAME after any action, as SVG (or PNG), for either edition.
+
+    Actions count from 1, as `log` and `validate` show them: --at 1 is the board after the first action,
+    --at 0 the setup.
+    """
     from ..presentation.png import RenderError, svg_to_png
     from ..presentation.svg_board import board_svg, geometry
 
     r = load_replay(game, corpus)
-    last = len(r.steps) - 1
+    total = len(r.steps)
     if at is None:
-        at = last
-    if not -1 <= at <= last:
-        fail(BAD_INPUT, f"error: --at {at}: this game has actions 0..{last} (-1 is the setup)")
-    if r.error is not None and at == last:
+        at = total
+    if not -1 <= at <= total:  # -1: the setup too, as --at counted from 0 once
+        fail(BAD_INPUT, f"error: --at {at}: this game has actions 1..{total} (0: the setup)")
+    at = max(at, 0)
+    if r.error is not None and at == total:
         click.echo(f"note: the game stops at an illegal action: {r.error}", err=True)
-    svg = board_svg(r._state_at(at), highlight=r.steps[at] if at >= 0 else None)
+    index = at - 1  # the replay's 0-based action index; -1: the setup
+    svg = board_svg(r._state_at(index), highlight=r.steps[index] if index >= 0 else None)
     suffix = out.suffix.lower()
     if suffix == ".svg":
         _atomic_write(out, svg.encode("utf-8"))
@@ -177,7 +184,9 @@ def board_command(game: str, corpus: CorpusRef | None, at: int | None, out: Path
         _atomic_write(out, png)
     else:
         fail(BAD_INPUT, f"error: --out {out}: give a .svg or .png file")
-    click.echo(f"wrote {out} (board after action {at} of {last})" if at >= 0 else f"wrote {out} (setup)")
+    click.echo(
+        f"wrote {out} (board after action {at} of {total})" if at else f"wrote {out} (the setup, before action 1)"
+    )
 
 
 def _atomic_write(out: Path, data: bytes) -> None:
@@ -191,12 +200,16 @@ def _atomic_write(out: Path, data: bytes) -> None:
 @DB
 @format_option()
 def log_command(game: str, corpus: CorpusRef | None, fmt: str) -> None:
-    """Print the whole game as a numbered move list in readable notation."""
+    """Print the whole game as a numbered move list in readable notation.
+
+    Moves are numbered from 1 (# = action N, as `board --at N` and `validate` count); --format csv and json
+    also give each move's 0-based action_index, as the stored tables number actions.
+    """
     r = load_replay(game, corpus)
     moves = move_list(r)
     df = pd.DataFrame(
         {
-            "#": [m.index for m in moves],
+            "#": [m.index + 1 for m in moves],
             "era": [m.era for m in moves],
             "round": [m.era_round for m in moves],
             "player": [m.player for m in moves],
@@ -204,14 +217,26 @@ def log_command(game: str, corpus: CorpusRef | None, fmt: str) -> None:
         }
     )
     if fmt == "table":
+        # the player has a column of their own: the move reads "takes a £30 loan", not "Ann takes ..."
+        df["move"] = [without_player(m.text, m.player) for m in moves]
         _move_table(df)
     else:
         df["type"] = [m.type for m in moves]
         df["illegal"] = [m.illegal for m in moves]
+        df["action_index"] = [m.index for m in moves]
         emit(df, fmt)
     if r.error is not None:
-        click.echo(f"illegal action {r.error.index}: [{r.error.rule}] {r.error.message}", err=True)
+        click.echo(f"illegal action {len(r.steps) + 1}: [{r.error.rule}] {r.error.message}", err=True)
         sys.exit(1)
+
+
+def without_player(text: str, player: str) -> str:
+    """A move's sentence without the player's name it starts with.
+
+    >>> without_player("Ann takes a £30 loan", "Ann"), without_player("seat 5 acts", "Bob")
+    ('takes a £30 loan', 'seat 5 acts')
+    """
+    return text[len(player) + 1 :] if player and text.startswith(player + " ") else text
 
 
 def _move_table(df: pd.DataFrame) -> None:

@@ -28,7 +28,7 @@ MISSING = BAD_INPUT
 def _echo_report(report: IngestReport, parquet: Path | None, fmt: str = "table") -> None:
     """Failures, one line each on stderr; then the summary on stdout in the chosen ``--format``."""
     for o in report.failures:
-        where = f" at action {o.action_index}" if o.action_index is not None else ""
+        where = f" at action {o.action_index + 1}" if o.action_index is not None else ""  # counted from 1
         click.echo(f"{o.file}: FAILED ({o.error_kind}{', ' + o.rule if o.rule else ''}){where}: {o.message}", err=True)
     for o in report.result_differs:
         click.echo(f"{o.file}: stored, but its declared result differs from the replay: {o.message}", err=True)

@@ -24,7 +24,13 @@ from .output import format_option, printable
     "--report", type=click.Path(dir_okay=False, path_type=Path), help="Write a JSON summary of the whole run here."
 )
 @click.option("--workers", type=int, default=None, help="Parallel processes (default: all cores).")
-@click.option("--quiet", "-q", is_flag=True, help="Print only failures.")
+@click.option(
+    "--quiet",
+    "-q",
+    is_flag=True,
+    help="Leave out the files that pass, in every --format: json and csv print nothing when all pass (the exit "
+    "status says it); the table of several files still ends with its summary line.",
+)
 @AS_PLAYED_OPTION
 def validate_command(
     paths: tuple[str, ...],
@@ -45,6 +51,9 @@ def validate_command(
 
     --as-played accepts the departures of a game as played (a coal or iron source breaking only a
     source-priority rule, links beyond the link tiles) and lists them; anything else still fails.
+    Without it, a game that fails only that way gets a hint line (JSON: "as_played_ok": true).
+
+    Actions are counted from 1 in the readable lines; JSON and CSV keep the 0-based index.
 
     Exit status (the worst file's): 0 all legal and matching any declared result; 1 an illegal
     action, an unfinished game or a different result; 2 a file that cannot be read as a game
@@ -91,4 +100,11 @@ def validate_command(
             f"{summ['passed']}/{summ['total']} games valid; {summ['failed']} failed "
             f"({summ['wall_seconds']:.2f} s, mean replay {summ['replay_seconds_mean'] * 1000:.1f} ms)"
         )
+        n, failed = summ["pass_as_played"], summ["failed"]
+        if n:
+            if n == failed:
+                which = "the failed file passes" if n == 1 else f"all {n} failed files pass"
+            else:
+                which = f"{n} of the {failed} failed files pass"
+            click.echo(f"hint: {which} with --as-played, which accepts the departures of games as played")
     sys.exit(max((v.exit_status for v in results), default=OK))

@@ -83,7 +83,7 @@ def _money(n: int) -> str:
 class Move:
     """One line of the move list."""
 
-    index: int  # action index (as in ``state_at``, ``--at`` and the database's action_index)
+    index: int  # 0-based action index (as in ``state_at`` and the database's action_index); screens show index + 1
     era: str
     round: int  # counts through both eras
     era_round: int
