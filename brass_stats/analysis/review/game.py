@@ -18,6 +18,7 @@ index, so a review is the same whatever the number of workers (``workers``) or a
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -300,8 +301,9 @@ def _run(
             yield from pool.map(_review_in_worker, indices, chunksize=1)
 
 
-def review_rows(review: GameReview, game_id: str) -> Iterable[dict[str, Any]]:
-    """One row per reviewed action, for the ``analysis`` table (see ``docs/storage-schema.md``)."""
+def review_rows(review: GameReview, game_id: str, as_played: bool = False) -> Iterable[dict[str, Any]]:
+    """One row per reviewed action, for the ``analysis`` table (see ``docs/storage-schema.md``);
+    ``as_played``: the game was replayed as played (:data:`AS_PLAYED`)."""
     for a in review.actions:
         yield {
             "game_id": game_id,
@@ -310,12 +312,16 @@ def review_rows(review: GameReview, game_id: str) -> Iterable[dict[str, Any]]:
             "judged": a.judged,
             "win_after": list(a.win_after),
             "best": a.best,
+            "best_action": None
+            if a.best_action is None
+            else json.dumps(a.best_action, sort_keys=True, separators=(",", ":")),
             "best_value": a.best_value,
             "played_value": a.played_value,
             "loss": a.loss,
             "label": a.label,
             "simulations": review.simulations,
             "seed": review.seed,
+            "as_played": as_played,
         }
 
 
@@ -328,4 +334,5 @@ __all__ = [
     "Reviewer",
     "action_seed",
     "review_game",
+    "review_rows",
 ]
