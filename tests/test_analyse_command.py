@@ -271,3 +271,17 @@ def test_winprob_train_rebuilds_a_loadable_model(tmp_path: Path, monkeypatch: py
     )
     assert res.exit_code == 2
     assert "no training game" in res.output and "make more games" in res.output
+
+
+def test_a_departure_accepted_as_played_is_judged_not_refused() -> None:
+    """The real 4-player game places a 15th and 16th link (action 118, index 117): accepted with --as-played,
+    the review judges it (applying it as played) instead of failing on it."""
+    from brass_stats.analysis.review.game import Reviewer
+    from brass_stats.engine.policy import AS_PLAYED
+
+    log = GameLog.load(SAMPLES / "real" / "gm7vza-4p.json")
+    reviewer = Reviewer(log, AS_PLAYED, 2, 0, None)
+    assert {d["action_index"] for d in reviewer.replay.deviations} == {117}
+    a = reviewer.review(117)
+    assert a.judged and a.played_value is not None and a.loss is not None and a.loss >= 0
+    assert "builds 2 rail links Gloucester–Redditch and Redditch–Oxford" in a.action

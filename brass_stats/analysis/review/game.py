@@ -137,6 +137,7 @@ class Reviewer:
         self, log: GameLog, policy: ChoicePolicy, simulations: int, seed: int, model: WinProbabilityModel | None
     ) -> None:
         self.replay: Replay = replay(log, policy)
+        self.policy = policy
         self.names = list(log.players)
         self.model = model or default_model()
         self.greedy = GreedyBot()
@@ -165,7 +166,10 @@ class Reviewer:
         if len(legal) <= 1:
             return ActionReview(**common, judged=False)
         rng = random.Random(action_seed(self.seed, index))
-        result = self.bot.analyse(before, legal, rng, force=[played])
+        # an action that broke a rule the policy tolerates (a game as played) is judged, not searched:
+        # the search plays by the rules
+        departs = any(e.kind == "deviation" for e in r.steps[index].effects)
+        result = self.bot.analyse(before, legal, rng, force=[] if departs else [played])
         # the search proposes; the judge compares its few most visited actions with the one played
         proposals = [s.action for s in result.actions[:PROPOSALS] if s.visits]
         mine = result.stats_of(played)
@@ -198,7 +202,7 @@ class Reviewer:
             world = determinize(state, seat, random.Random(rng.getrandbits(64)))
             turn_rng = rng.getrandbits(64)
             for i, action in enumerate(actions):
-                after = self._finish_turn(apply_action(world, action)[0], seat, random.Random(turn_rng))
+                after = self._finish_turn(apply_action(world, action, self.policy)[0], seat, random.Random(turn_rng))
                 totals[i] += self.model.predict(after)[seat]
         return [t / SAMPLES for t in totals]
 
