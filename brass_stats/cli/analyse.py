@@ -245,39 +245,51 @@ def _print_csv(review: GameReview) -> None:
 
 
 def _print_table(review: GameReview, name: str) -> None:
-    seats = range(len(review.players))
-    heads = _win_headers(review.players)
-    table = []
-    for a in review.actions:
-        row = [str(a.index + 1), a.player, _short(a.action, a.player)]
-        row += [f"{100 * a.win_after[s]:.1f}" for s in seats]
-        row += [
-            "" if a.loss is None else f"{100 * a.loss:.1f}",
-            a.label or "",
-            _short(a.best, a.player) if a.label and a.best else "",
-        ]
-        table.append(row)
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
     title = (
-        f"{printable(name, 80)}: win % after each action; loss in points of the mover's win % "
+        f"{printable(name, 60)}: each player's win % after every action, the mover's loss in points "
         f"({review.simulations} simulations per judged action, seed {review.seed})"
     )
-    columns = [("#", "right"), ("player", "left"), ("action", "fold"), *((h, "right") for h in heads)]
-    columns += [("loss", "right"), ("label", "left"), ("better", "fold")]
-    _table(columns, table, title)
-    summary = [
-        [
-            p.player,
-            str(p.judged),
-            "" if p.accuracy is None else f"{p.accuracy:.1f}",
-            str(p.inaccuracies),
-            str(p.mistakes),
-            str(p.blunders),
-        ]
-        for p in review.summary
-    ]
-    counts = ["judged", "accuracy", "inaccuracies", "mistakes", "blunders"]
-    title = "Accuracy (0-100, over each player's judged actions)"
-    _table([("player", "left"), *((h, "right") for h in counts)], summary, title)
+    # no vertical lines: a 4-player game's columns fit 80 characters with room for the actions
+    table = Table(title=title, header_style="bold", box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False)
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("player", no_wrap=True, max_width=10, overflow="ellipsis")
+    table.add_column("action", overflow="fold", ratio=1, min_width=16)
+    for head in _win_headers(review.players):
+        table.add_column(head, justify="right", no_wrap=True, overflow="ellipsis")
+    table.add_column("loss", justify="right", no_wrap=True)
+    for a in review.actions:
+        words = Text(_text(_short(a.action, a.player), 300))
+        if a.label:
+            words.append(f"\n{a.label}", style="bold")
+            if a.best:
+                words.append(f"; better: {_text(_short(a.best, a.player), 300)}")
+        table.add_row(
+            str(a.index + 1),
+            Text(_text(a.player, 60)),
+            words,
+            *(f"{100 * p:.1f}" for p in a.win_after),
+            "" if a.loss is None else f"{100 * a.loss:.1f}",
+        )
+    console = Console(soft_wrap=False)
+    console.print(table)
+    summary = Table(title="Accuracy (0-100, over each player's judged actions)", header_style="bold")
+    summary.add_column("player", overflow="fold")
+    for head in ("judged", "accuracy", "inaccuracies", "mistakes", "blunders"):
+        summary.add_column(head, justify="right", no_wrap=True)
+    for p in review.summary:
+        accuracy = "" if p.accuracy is None else f"{p.accuracy:.1f}"
+        counts = (p.judged, p.inaccuracies, p.mistakes, p.blunders)
+        summary.add_row(Text(_text(p.player, 60)), str(counts[0]), accuracy, *map(str, counts[1:]))
+    console.print(summary)
+
+
+def _text(value: str, most: int) -> str:
+    return printable(unicodedata.normalize("NFKC", value), most)
 
 
 def _short(text: str, player: str) -> str:
@@ -285,27 +297,15 @@ def _short(text: str, player: str) -> str:
     return text[len(player) + 1 :] if text.startswith(player + " ") else text
 
 
-def _table(columns: list[tuple[str, str]], rows: list[list[str]], title: str) -> None:
-    """A table whose ``fold`` columns wrap (the actions in words): the shared table helper shortens long cells."""
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-
-    table = Table(title=title, header_style="bold", show_lines=False)
-    for head, how in columns:
-        if how == "fold":
-            table.add_column(Text(head), overflow="fold", ratio=1)
-        else:
-            table.add_column(Text(head), justify="right" if how == "right" else "left", no_wrap=True)
-    for row in rows:
-        table.add_row(*(Text(printable(unicodedata.normalize("NFKC", v), 300)) for v in row))
-    Console(soft_wrap=False).print(table)
-
-
 def _win_headers(players: tuple[str, ...]) -> list[str]:
-    """One ``win %`` column per seat, named after the player (the seat too where names repeat)."""
-    short = [printable(p, 20) for p in players]
-    return [f"{n} %" if short.count(n) == 1 else f"{n} ({s}) %" for s, n in enumerate(short)]
+    """One win % column per seat, headed by the players' names cut to the fewest characters (4 to 8) that
+    tell them apart, else by seat number."""
+    names = [_text(p, 200) for p in players]
+    for most in range(4, 9):
+        short = [n[:most] for n in names]
+        if len(set(short)) == len(short):
+            return short
+    return [f"seat {s + 1}" for s in range(len(names))]
 
 
 COMMANDS = (analyse_command,)
