@@ -121,10 +121,10 @@ def analyse_command(
     _print(review, gid, fmt, log.file or game)
     if review.stopped is not None:
         s = review.stopped
+        done = f"actions 1-{s['index']} analysed" if s["index"] else "no action analysed"
         click.echo(
             f"analysis stopped at action {s['index'] + 1} of {len(log.actions)}, which breaks a rule "
-            f"[{s['rule']}]: {printable(str(s['message']), 300)} (actions 1-{s['index']} analysed"
-            + ("; nothing stored)" if store else ")"),
+            f"[{s['rule']}]: {printable(str(s['message']), 300)} ({done}" + ("; nothing stored)" if store else ")"),
             err=True,
         )
         sys.exit(FAILED)
