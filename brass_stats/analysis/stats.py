@@ -21,6 +21,7 @@ import duckdb
 import pandas as pd
 
 from ..rules_data import ALL_INDUSTRIES
+from .accuracy import player_accuracy
 from .filters import CorpusFilter, player_games_sql
 from .strategy import strategies
 
@@ -38,6 +39,11 @@ DIMENSIONS = (
     "industry",
 )
 """The ``--by`` dimensions of ``stats`` (each described in ``docs/statistics.md``)."""
+
+ANALYSIS_DIMENSIONS = ("accuracy",)
+"""``--by`` dimensions of ``stats`` that only analysed games have (``brass-stats analyse GAME --store``):
+``accuracy``, the player's accuracy in the game in bands (:mod:`.accuracy`). Player-games of games not
+analysed are left out."""
 
 OUTCOME_DIMENSIONS = ("final_rank", "result")
 """Extra dimensions for curves: the player's final rank, and ``winner`` / ``rest``."""
@@ -169,10 +175,15 @@ def add_dimensions(
             continue  # joined by the query already (see stats_by)
         elif dim == "opening":
             pg = pg.merge(opening_sequences(con, opening_actions), on=["game_id", "seat"])
+        elif dim == "accuracy":
+            bands = player_accuracy(con)[["game_id", "seat", "accuracy_band"]].rename(
+                columns={"accuracy_band": "accuracy"}
+            )
+            pg = pg.drop(columns=["accuracy"], errors="ignore").merge(bands, on=["game_id", "seat"])
         elif dim == "industry":
             pg = pg.drop(columns=["industry"], errors="ignore").merge(_industries_built(con), on=["game_id", "seat"])
         else:
-            known = ", ".join((*DIMENSIONS, *OUTCOME_DIMENSIONS))
+            known = ", ".join((*DIMENSIONS, *ANALYSIS_DIMENSIONS, *OUTCOME_DIMENSIONS))
             raise ValueError(f"unknown dimension {dim!r}; choose from {known}")
     return pg
 
@@ -266,11 +277,13 @@ def stats_by(
     min_games: int = 1,
     opening_actions: int = 3,
 ) -> pd.DataFrame:
-    """Win statistics per bucket of one or more dimensions (see :data:`DIMENSIONS`), one column per dimension."""
+    """Win statistics per bucket of one or more dimensions (see :data:`DIMENSIONS` and
+    :data:`ANALYSIS_DIMENSIONS`), one column per dimension."""
     dims = [by] if isinstance(by, str) else list(by)
     for d in dims:
-        if d not in DIMENSIONS:
-            raise ValueError(f"unknown dimension {d!r}; choose from {', '.join(DIMENSIONS)}")
+        if d not in DIMENSIONS and d not in ANALYSIS_DIMENSIONS:
+            known = ", ".join((*DIMENSIONS, *ANALYSIS_DIMENSIONS))
+            raise ValueError(f"unknown dimension {d!r}; choose from {known}")
     if len(set(dims)) != len(dims):
         raise ValueError("each --by dimension may be given once")
     return win_table(player_games_by(con, dims, filters or CorpusFilter(), opening_actions), dims, min_games)
@@ -346,6 +359,7 @@ def corpus_summary(con: duckdb.DuckDBPyConnection, filters: CorpusFilter | None 
 
 __all__ = [
     "ALL_INDUSTRIES",
+    "ANALYSIS_DIMENSIONS",
     "DIMENSIONS",
     "OUTCOME_DIMENSIONS",
     "add_dimensions",

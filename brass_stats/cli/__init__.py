@@ -3,7 +3,8 @@
 * :mod:`.validate`: ``validate``; :mod:`.convert`: ``convert``; :mod:`.store`: ``replay``, ``ingest``;
   :mod:`.selfplay`: ``selfplay``;
 * :mod:`.stats`: ``stats``, ``openings``, ``curves``, ``compare``, ``games``, ``income``, ``vp``;
-* :mod:`.report`: ``report``, ``view``, ``board``, ``log``; :mod:`.demo`: ``demo``.
+* :mod:`.report`: ``report``, ``view``, ``board``, ``log``; :mod:`.demo`: ``demo``;
+* :mod:`.analyse`: ``analyse``; :mod:`.winprob`: ``winprob train``.
 
 :mod:`.common` holds what the commands share (the one :func:`~.common.fail`, the options several commands
 take), :mod:`.output` how they print (``--format table|csv|json``). A command module parses options and
@@ -23,6 +24,7 @@ import click
 
 from ..errors import BrassError
 from ..exitcodes import BAD_INPUT, INTERNAL, OK, help_text
+from .analyse import COMMANDS as ANALYSE_COMMANDS
 from .common import fail
 from .convert import convert
 from .demo import demo_command
@@ -32,6 +34,7 @@ from .selfplay import selfplay_command
 from .stats import COMMANDS as STATS_COMMANDS
 from .store import ingest_command, replay_command
 from .validate import validate_command
+from .winprob import winprob_group
 
 
 class BrassGroup(click.Group):
@@ -117,6 +120,8 @@ for _command in (
     selfplay_command,
     *STATS_COMMANDS,
     *REPORT_COMMANDS,
+    *ANALYSE_COMMANDS,
+    winprob_group,
     demo_command,
 ):
     main.add_command(_command)

@@ -47,17 +47,18 @@ AS_PLAYED_OPTION = click.option("--as-played", "as_played", is_flag=True, help=A
 # -- the store: --db FILE or --parquet DIR ----------------------------------------------
 
 
-def corpus_options(required: bool = False, what: str = "the stored games") -> Callable[[F], F]:
-    """Add ``--db FILE`` / ``--parquet DIR`` (mutually exclusive) to a click command; it gets ``corpus``.
+def corpus_options(required: bool = False, what: str = "the stored games", together: bool = False) -> Callable[[F], F]:
+    """Add ``--db FILE`` / ``--parquet DIR`` (mutually exclusive unless ``together``) to a click command; it
+    gets ``corpus``.
 
     ``corpus`` is a :class:`~brass_stats.storage.corpus.CorpusRef`, or None when neither option was given
-    (only if not ``required``).
+    (only if not ``required``). With ``together`` both may be given (a command that writes into both).
     """
 
     def decorate(f: F) -> F:
         @functools.wraps(f)
         def wrapper(*args: Any, db: Path | None = None, parquet: Path | None = None, **kwargs: Any) -> Any:
-            if db is not None and parquet is not None:
+            if db is not None and parquet is not None and not together:
                 raise click.UsageError("--db and --parquet cannot be used together: give one store")
             if required and db is None and parquet is None:
                 raise click.UsageError("give the games with --db FILE or --parquet DIR")
@@ -67,7 +68,8 @@ def corpus_options(required: bool = False, what: str = "the stored games") -> Ca
         wrapper = click.option(
             "--parquet",
             type=click.Path(file_okay=False, path_type=Path),
-            help=f"Parquet dataset folder holding {what} (instead of --db).",
+            help=f"Parquet dataset folder holding {what}"
+            + ("; may be given with --db." if together else " (instead of --db)."),
         )(wrapper)
         wrapper = click.option(
             "--db", type=click.Path(dir_okay=False, path_type=Path), help=f"DuckDB file holding {what}."

@@ -18,9 +18,10 @@ import duckdb
 import pandas as pd
 
 from ..analysis import games as A
+from ..analysis.accuracy import player_accuracy
 from ..analysis.curves import CURVE_DIMENSIONS, METRIC_LABELS, METRICS, compare_game, comparison_sentences, curves
 from ..analysis.filters import CorpusFilter
-from ..analysis.stats import DIMENSIONS, as_percentages, openings, stats_by
+from ..analysis.stats import ANALYSIS_DIMENSIONS, DIMENSIONS, as_percentages, openings, stats_by
 from ..errors import BrassError
 from ..exitcodes import BAD_INPUT
 from ..storage.corpus import CorpusRef
@@ -88,10 +89,11 @@ def _hidden(df: pd.DataFrame, min_games: int, fmt: str) -> None:
 @click.option(
     "--by",
     "by",
-    type=click.Choice(DIMENSIONS),
+    type=click.Choice((*DIMENSIONS, *ANALYSIS_DIMENSIONS)),
     multiple=True,
     required=True,
-    help="Dimension to split by; give it twice for a cross-table (e.g. --by player_count --by turn_position).",
+    help="Dimension to split by; give it twice for a cross-table (e.g. --by player_count --by turn_position). "
+    "accuracy (bands of the player's accuracy in the game) covers analysed games only (analyse --store).",
 )
 @click.option(
     "--opening-actions", type=click.IntRange(1, 20), default=3, show_default=True, help="Actions per opening."
@@ -118,6 +120,12 @@ def stats_command(
         raise click.BadParameter("each dimension may be given once", param_hint="--by")
     df = stats_by(con, by, filters, min_games, opening_actions)
     if df.empty and not df.attrs.get("hidden_buckets"):
+        analysed = [d for d in by if d in ANALYSIS_DIMENSIONS]
+        if analysed and player_accuracy(con).empty:
+            _note(f"no analysed games in {corpus_path}: --by {analysed[0]} needs `analyse GAME --store` first", fmt)
+            if fmt == "json":
+                click.echo("[]")
+            return
         _nothing(filters, fmt)
         return
     title = f"Wins by {' and '.join(by)} ({filters.describe()}; ties share the win)"

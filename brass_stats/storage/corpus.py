@@ -27,6 +27,7 @@ import duckdb
 import pyarrow as pa
 
 from ..exitcodes import BAD_INPUT, BUSY
+from .analysis_table import ANALYSIS, ANALYSIS_SCHEMA
 from .dataset import PARTITION_COLUMNS, Commit, DatasetError, dataset_files, table_of
 from .duckdb_store import FAILURES_SCHEMA, CorpusBusy, CorpusError, connect_db, sql_type
 from .tables import SCHEMAS
@@ -39,7 +40,10 @@ EXIT_UNREADABLE = BAD_INPUT
 
 
 def all_schemas() -> dict[str, pa.Schema]:
-    """Every table a corpus exposes, by name: the game tables, then ``failures``."""
+    """Every table a corpus exposes, by name: the game tables, then ``failures``.
+
+    (A corpus also exposes ``analysis``, the stored reviews of games: empty unless games were analysed,
+    and absent from a DuckDB file written by an older version.)"""
     return {**SCHEMAS, "failures": FAILURES_SCHEMA}
 
 
@@ -88,7 +92,7 @@ def attach_parquet(con: duckdb.DuckDBPyConnection, root: str | Path, only: list[
                     files.setdefault(table_of(rel), []).append(Path(root) / rel)
     except DatasetError as e:
         raise CorpusError(str(e)) from None
-    schemas = all_schemas()
+    schemas = {**all_schemas(), ANALYSIS: ANALYSIS_SCHEMA}
     for name in [*schemas, *(n for n in files if n not in schemas)]:
         schema = schemas.get(name)
         paths = files.get(name, [])

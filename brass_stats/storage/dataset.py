@@ -12,8 +12,10 @@ temporary name, renamed once complete), and the one committing process then writ
 names them (a temporary file renamed into ``_commits/``: one atomic step). Readers take the file lists
 from the commit records, so a batch whose record is missing (a killed worker or run) is invisible, and a
 game is always whole or absent. A commit record may be a *base* (a whole new version of the dataset, as
-an export or a compaction writes: everything committed before it is dropped) or *supersede* earlier
-commits (a merge of small batches). The next writer deletes files that no live commit names.
+an export or a compaction writes: everything committed before it is dropped), *supersede* earlier
+commits (a merge of small batches), or *remove* single files of earlier commits (a table's rows
+replaced, as storing a game's analysis again does). The next writer deletes files that no live commit
+names.
 
 Writers take ``DIR/_lock`` (an exclusive ``flock``) for the whole run, so two ingests into one dataset
 cannot interleave; the second gets :class:`DatasetBusy`. Readers take no lock: they read one snapshot.
@@ -81,15 +83,19 @@ class Commit:
     supersedes: list[str] = field(default_factory=list)
     games: int = 0
     path: Path | None = None
+    removes: list[str] = field(default_factory=list)  # files of earlier commits this one takes out
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "batch": self.batch,
             "files": self.files,
             "base": self.base,
             "supersedes": self.supersedes,
             "games": self.games,
         }
+        if self.removes:
+            out["removes"] = self.removes
+        return out
 
 
 def read_commits(directory: str | Path) -> list[Commit]:
@@ -111,6 +117,7 @@ def read_commits(directory: str | Path) -> list[Commit]:
                     [str(s) for s in data.get("supersedes", [])],
                     int(data.get("games", 0)),
                     p,
+                    [str(r) for r in data.get("removes", [])],
                 )
             )
         except (OSError, ValueError, KeyError, TypeError) as e:
@@ -130,6 +137,14 @@ def live_commits(commits: list[Commit]) -> list[Commit]:
     return list(live.values())
 
 
+def live_files(commits: list[Commit]) -> list[str]:
+    """The files (relative to the dataset folder) that make up the dataset now: those of the live commits,
+    less those a live commit removes."""
+    live = live_commits(commits)
+    removed = {rel for c in live for rel in c.removes}
+    return [rel for c in live for rel in c.files if rel not in removed]
+
+
 def table_of(rel: str) -> str:
     return rel.split("/", 1)[0]
 
@@ -143,9 +158,8 @@ def dataset_files(directory: str | Path) -> dict[str, list[Path]]:
     root = Path(directory)
     files: dict[str, list[Path]] = {}
     if is_dataset(root):
-        for c in live_commits(read_commits(root)):
-            for rel in c.files:
-                files.setdefault(table_of(rel), []).append(root / rel)
+        for rel in live_files(read_commits(root)):
+            files.setdefault(table_of(rel), []).append(root / rel)
     else:
         for sub in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
             found = sorted(sub.rglob("*.parquet"))
@@ -293,16 +307,18 @@ class DatasetWriter:
         games: int,
         base: bool = False,
         supersedes: Iterable[str] = (),
+        removes: Iterable[str] = (),
     ) -> Commit:
-        """Make a batch's files part of the dataset (one atomic rename of its commit record)."""
+        """Make a batch's files part of the dataset (one atomic rename of its commit record), and take the
+        files ``removes`` (of earlier commits) out of it in the same step."""
         for rel in files:
             if not (self.root / rel).is_file():
                 raise DatasetError(f"cannot commit batch {batch}: {rel} is missing")
         self.seq += 1
-        c = Commit(self.seq, batch, list(files), base, list(supersedes), games)
+        c = Commit(self.seq, batch, list(files), base, list(supersedes), games, removes=list(removes))
         c.path = self.root / COMMITS / f"{self.seq:010d}-{batch}.json"
         _atomic_text(c.path, json.dumps(c.to_json(), separators=(",", ":")))
-        if base or c.supersedes:
+        if base or c.supersedes or c.removes:
             self.clean()
         return c
 
@@ -310,7 +326,7 @@ class DatasetWriter:
         """Delete what no live commit names: files of dropped or superseded commits, leftovers of killed runs."""
         commits = read_commits(self.root) if commits is None else commits
         live = live_commits(commits)
-        keep = {rel for c in live for rel in c.files}
+        keep = set(live_files(commits))
         live_ids = {c.batch for c in live}
         for path in _data_files(self.root):
             if path.relative_to(self.root).as_posix() not in keep:
@@ -418,6 +434,7 @@ __all__ = [
     "filter_games",
     "is_dataset",
     "live_commits",
+    "live_files",
     "new_batch_id",
     "read_commits",
     "write_batch_files",

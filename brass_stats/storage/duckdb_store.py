@@ -28,6 +28,7 @@ import duckdb
 import pyarrow as pa
 
 from ..errors import BrassError
+from .analysis_table import ANALYSIS, ANALYSIS_SCHEMA, game_ids
 from .dataset import PARTITION_COLUMNS as PARTITION_COLUMNS
 from .dataset import DatasetBusy, DatasetWriter, write_version
 from .tables import SCHEMAS
@@ -118,6 +119,7 @@ class Store:
             for name, schema in SCHEMAS.items():
                 self.con.execute(create_table_sql(name, schema))
             self.con.execute(create_table_sql("failures", FAILURES_SCHEMA))
+            self.con.execute(create_table_sql(ANALYSIS, ANALYSIS_SCHEMA))
 
     # -- lifecycle ---------------------------------------------------------------------
     def close(self) -> None:
@@ -139,7 +141,7 @@ class Store:
         return {r[0] for r in self.con.execute("SELECT game_id FROM games").fetchall()}
 
     def count(self, table: str) -> int:
-        if table not in SCHEMAS and table != "failures":
+        if table not in SCHEMAS and table not in ("failures", ANALYSIS):
             raise ValueError(f"unknown table {table!r}")
         return int(self.con.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0])
 
@@ -230,6 +232,21 @@ class Store:
                 self.con.execute("ROLLBACK")
             raise
 
+    def replace_analysis(self, table: pa.Table) -> int:
+        """Store the analysis of some games (rows of :data:`~.analysis_table.ANALYSIS_SCHEMA`) in one
+        transaction, replacing the rows stored before for those games; returns how many rows were written."""
+        ids = game_ids(table)
+        self.con.execute("BEGIN TRANSACTION")
+        try:
+            self.con.execute(f"DELETE FROM {ANALYSIS} WHERE list_contains(?, game_id)", [ids])
+            self._insert(ANALYSIS, table)
+            self.con.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(duckdb.Error):  # (as in write_games)
+                self.con.execute("ROLLBACK")
+            raise
+        return table.num_rows
+
     # -- export ------------------------------------------------------------------------
     def to_parquet(self, directory: str | Path) -> dict[str, Path]:
         """Write every table as a new version of the Parquet dataset ``DIR`` (see :mod:`.dataset`).
@@ -242,5 +259,5 @@ class Store:
         """
         out = Path(directory)
         with DatasetWriter(out) as writer:
-            commit = write_version(writer, self.con, [*SCHEMAS, "failures"], base=True)
+            commit = write_version(writer, self.con, [*SCHEMAS, ANALYSIS, "failures"], base=True)
         return {rel.split("/", 1)[0]: out / rel.split("/", 1)[0] for rel in commit.files}

@@ -7,7 +7,15 @@
 
 from __future__ import annotations
 
-from .game import DEFAULT_SIMULATIONS, ActionReview, GameReview, PlayerReview, action_seed, review_game
+from .game import (
+    DEFAULT_SIMULATIONS,
+    ActionReview,
+    GameReview,
+    PlayerReview,
+    action_seed,
+    review_game,
+    review_rows,
+)
 from .judgement import LABELS, game_accuracy, label, move_accuracy, thresholds
 
 __all__ = [
@@ -21,5 +29,6 @@ __all__ = [
     "label",
     "move_accuracy",
     "review_game",
+    "review_rows",
     "thresholds",
 ]

@@ -18,6 +18,7 @@ index, so a review is the same whatever the number of workers (``workers``) or a
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -136,6 +137,7 @@ class Reviewer:
         self, log: GameLog, policy: ChoicePolicy, simulations: int, seed: int, model: WinProbabilityModel | None
     ) -> None:
         self.replay: Replay = replay(log, policy)
+        self.policy = policy
         self.names = list(log.players)
         self.model = model or default_model()
         self.greedy = GreedyBot()
@@ -164,7 +166,10 @@ class Reviewer:
         if len(legal) <= 1:
             return ActionReview(**common, judged=False)
         rng = random.Random(action_seed(self.seed, index))
-        result = self.bot.analyse(before, legal, rng, force=[played])
+        # an action that broke a rule the policy tolerates (a game as played) is judged, not searched:
+        # the search plays by the rules
+        departs = any(e.kind == "deviation" for e in r.steps[index].effects)
+        result = self.bot.analyse(before, legal, rng, force=[] if departs else [played])
         # the search proposes; the judge compares its few most visited actions with the one played
         proposals = [s.action for s in result.actions[:PROPOSALS] if s.visits]
         mine = result.stats_of(played)
@@ -197,7 +202,7 @@ class Reviewer:
             world = determinize(state, seat, random.Random(rng.getrandbits(64)))
             turn_rng = rng.getrandbits(64)
             for i, action in enumerate(actions):
-                after = self._finish_turn(apply_action(world, action)[0], seat, random.Random(turn_rng))
+                after = self._finish_turn(apply_action(world, action, self.policy)[0], seat, random.Random(turn_rng))
                 totals[i] += self.model.predict(after)[seat]
         return [t / SAMPLES for t in totals]
 
@@ -300,8 +305,9 @@ def _run(
             yield from pool.map(_review_in_worker, indices, chunksize=1)
 
 
-def review_rows(review: GameReview, game_id: str) -> Iterable[dict[str, Any]]:
-    """One row per reviewed action, for the ``analysis`` table (see ``docs/storage-schema.md``)."""
+def review_rows(review: GameReview, game_id: str, as_played: bool = False) -> Iterable[dict[str, Any]]:
+    """One row per reviewed action, for the ``analysis`` table (see ``docs/storage-schema.md``);
+    ``as_played``: the game was replayed as played (:data:`AS_PLAYED`)."""
     for a in review.actions:
         yield {
             "game_id": game_id,
@@ -310,12 +316,16 @@ def review_rows(review: GameReview, game_id: str) -> Iterable[dict[str, Any]]:
             "judged": a.judged,
             "win_after": list(a.win_after),
             "best": a.best,
+            "best_action": None
+            if a.best_action is None
+            else json.dumps(a.best_action, sort_keys=True, separators=(",", ":")),
             "best_value": a.best_value,
             "played_value": a.played_value,
             "loss": a.loss,
             "label": a.label,
             "simulations": review.simulations,
             "seed": review.seed,
+            "as_played": as_played,
         }
 
 
@@ -328,4 +338,5 @@ __all__ = [
     "Reviewer",
     "action_seed",
     "review_game",
+    "review_rows",
 ]

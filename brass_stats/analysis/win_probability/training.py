@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ...bots.selfplay import game_path, generate
+from ...errors import BrassError
 from ...log.format import GameLog
 from ...replay import replay
 from .features import FEATURE_NAMES, position_features, progress
@@ -179,6 +180,10 @@ def report(model: WinProbabilityModel, positions: Positions) -> dict[str, Scores
     }
 
 
+class TooFewGames(BrassError):
+    """The corpus is too small to split into training and held-out games."""
+
+
 @dataclass(frozen=True)
 class Rebuilt:
     """What :func:`rebuild` made: the model, its held-out scores, and how many games went where."""
@@ -211,5 +216,10 @@ def rebuild(
             paths += wanted
     train_paths = [p for p in paths if not held_out(p)]
     test_paths = [p for p in paths if held_out(p)]
+    if not train_paths or not test_paths:
+        raise TooFewGames(
+            f"{len(paths)} games leave no {'training' if not train_paths else 'held-out'} game "
+            "(about 1 game in 5 is held out): make more games"
+        )
     model = train(load_positions(train_paths), rounds=rounds)
     return Rebuilt(model, report(model, load_positions(test_paths)), len(train_paths), len(test_paths))

@@ -1,0 +1,311 @@
+"""``analyse``: a recorded game judged action by action, like a chess engine's analysis.
+
+For each action: every player's win probability after it and, for the player who moved (unless the
+action was forced), the loss against the best action a search from that player's information found,
+with a label; then each player's accuracy and counts of inaccuracies, mistakes and blunders
+(:mod:`brass_stats.analysis.review`; ``docs/analysis.md``). ``--store`` writes the rows into the
+``analysis`` table of a DuckDB file and/or a Parquet dataset (:mod:`brass_stats.storage.analysis_table`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import unicodedata
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+import pandas as pd
+
+from ..analysis.review import DEFAULT_SIMULATIONS, GameReview, review_game, review_rows
+from ..engine.policy import AS_PLAYED, STRICT
+from ..exitcodes import BAD_INPUT, FAILED, OK
+from ..log.format import GameLog
+from ..replay import replay
+from ..storage.analysis_table import analysis_table, replace_in_dataset
+from ..storage.corpus import CorpusRef
+from ..storage.duckdb_store import Store
+from ..storage.lookup import GAME_HELP, resolve_game, stored_log_file
+from ..storage.tables import game_id as log_game_id
+from .common import AS_PLAYED_OPTION, connect_or_exit, corpus_options, fail
+from .output import emit, format_option, printable
+
+SEED_MAX = 2**63 - 1
+
+
+@click.command(
+    "analyse",
+    short_help="Judge every action of a game: win probabilities, mistakes and the better action, accuracy.",
+    epilog=GAME_HELP + " Exit status: 0 the game was analysed (a game whose log ends early too); 1 the game "
+    "breaks a rule: it is analysed up to its first illegal action, which is named on stderr (and in JSON as "
+    "`stopped`), and nothing is stored; 2 unreadable input or a missing store; 4 the store is in use.",
+)
+@click.argument("game")
+@corpus_options(what="the game (where --store writes too)", together=True)
+@click.option(
+    "--simulations",
+    type=click.IntRange(min=1),
+    default=DEFAULT_SIMULATIONS,
+    show_default=True,
+    help="Search budget per judged action: more is steadier and slower.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(0, SEED_MAX),
+    default=0,
+    show_default=True,
+    help="The same game, budget and seed always give the same analysis.",
+)
+@AS_PLAYED_OPTION
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Local worker processes, each judging actions (default: 1, this process). The result does not depend on it.",
+)
+@click.option(
+    "--cluster",
+    metavar="local[:N]|tcp://HOST:PORT",
+    help="Judge the actions on Dask workers: a LocalCluster of N processes, or a running scheduler.",
+)
+@format_option()
+@click.option(
+    "--store",
+    is_flag=True,
+    help="Also write the results into the `analysis` table of --db FILE and/or --parquet DIR (the game must be "
+    "stored there); analysing a game again replaces its rows.",
+)
+def analyse_command(
+    game: str,
+    corpus: CorpusRef | None,
+    simulations: int,
+    seed: int,
+    as_played: bool,
+    workers: int | None,
+    cluster: str | None,
+    fmt: str,
+    store: bool,
+) -> None:
+    """Analyse GAME like a chess engine: each player's win probability after every action; for the
+    player who moved, the loss against the best action the search found (from what that player could
+    know), labelled inaccuracy, mistake or blunder; each player's accuracy.
+
+    The table numbers actions from 1 (action N is index N-1 in CSV and JSON); the better action is shown
+    for labelled actions. CSV: one line per action, each seat's win probability in win_after_SEAT.
+    JSON: the whole review (actions and per-player summary) with the game's id.
+    Definitions and thresholds: docs/analysis.md.
+    """
+    if workers is not None and cluster is not None:
+        raise click.UsageError("--workers is for local processes; with --cluster use local:N")
+    if store and corpus is None:
+        raise click.UsageError("--store writes into a store: give --db FILE and/or --parquet DIR")
+    if cluster is not None:
+        from ..storage.cluster import parse_cluster, require_dask
+
+        try:
+            parse_cluster(cluster)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--cluster") from None
+        require_dask()  # DaskMissing: the one line saying what to install, before any work
+    log, gid = _load(game, corpus)
+    policy = AS_PLAYED if as_played else STRICT
+    partitions = _store_targets(corpus, gid) if store else {}
+    r = replay(log, policy, keep_states=False)
+    with _progress_bar(len(r.steps), sys.stderr.isatty()) as advance:
+        review = review_game(
+            log, policy, simulations=simulations, seed=seed, workers=workers or 1, cluster=cluster, progress=advance
+        )
+    _print(review, gid, fmt, log.file or game)
+    if review.stopped is not None:
+        s = review.stopped
+        done = f"actions 1-{s['index']} analysed" if s["index"] else "no action analysed"
+        click.echo(
+            f"analysis stopped at action {s['index'] + 1} of {len(log.actions)}, which breaks a rule "
+            f"[{s['rule']}]: {printable(str(s['message']), 300)} ({done}" + ("; nothing stored)" if store else ")"),
+            err=True,
+        )
+        sys.exit(FAILED)
+    if not r.finished:
+        click.echo(f"note: the log ends before the game does ({len(r.steps)} actions analysed)", err=True)
+    if store:
+        assert corpus is not None
+        rows = analysis_table(review_rows(review, gid, as_played=as_played))
+        if corpus.db is not None:
+            with Store(corpus.db) as db:
+                db.replace_analysis(rows)
+        if corpus.parquet is not None:
+            replace_in_dataset(corpus.parquet, rows, partitions)
+        click.echo(f"stored the analysis of game {gid} ({rows.num_rows} actions) in {_targets(corpus)}", err=True)
+    sys.exit(OK)
+
+
+def _load(game: str, corpus: CorpusRef | None) -> tuple[GameLog, str]:
+    """The log of GAME (a file, else a stored game) and the game's id."""
+    path = Path(game)
+    if path.exists() or corpus is None:
+        if not path.exists():
+            fail(BAD_INPUT, f"error: {game}: no such file (give --db or --parquet to look it up as a game id)")
+        log = GameLog.load(path)
+        return log, log_game_id(log)
+    ref = _lookup_ref(corpus)
+    con = connect_or_exit(ref)
+    try:
+        gid = resolve_game(con, game, str(ref))
+        file = stored_log_file(con, game, str(ref))
+    finally:
+        con.close()
+    log = GameLog.load(file)
+    if log_game_id(log) != gid:
+        fail(BAD_INPUT, f"error: game {gid} in {ref}: its log file {file} now holds another game")
+    return log, gid
+
+
+def _lookup_ref(corpus: CorpusRef) -> CorpusRef:
+    """The one store GAME is looked up in: the DuckDB file when both stores are given."""
+    return CorpusRef(corpus.db) if corpus.db is not None else CorpusRef(parquet=corpus.parquet)
+
+
+def _targets(corpus: CorpusRef) -> str:
+    return " and ".join(str(p) for p in (corpus.db, corpus.parquet) if p is not None)
+
+
+def _store_targets(corpus: CorpusRef | None, gid: str) -> dict[str, tuple[str, int]]:
+    """Check, before the work, that every store --store writes into holds the game; its (edition, players)."""
+    assert corpus is not None
+    partitions: dict[str, tuple[str, int]] = {}
+    for ref in (CorpusRef(corpus.db), CorpusRef(parquet=corpus.parquet)):
+        if ref.db is None and ref.parquet is None:
+            continue
+        con = connect_or_exit(ref)
+        try:
+            row = con.execute("SELECT edition, player_count FROM games WHERE game_id = ?", [gid]).fetchone()
+        finally:
+            con.close()
+        if row is None:
+            fail(
+                BAD_INPUT,
+                f"error: game {gid} is not stored in {ref}: store it first (brass-stats ingest FILE "
+                f"{'--db' if ref.db is not None else '--parquet'} {ref}), then analyse it with --store",
+            )
+        partitions[gid] = (str(row[0]), int(row[1]))
+    return partitions
+
+
+@contextmanager
+def _progress_bar(total: int, on: bool) -> Iterator[Callable[[], None] | None]:
+    """A progress bar on stderr (a terminal only): one step per judged action."""
+    if not on:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    bar = Progress(
+        TextColumn("analysing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    with bar:
+        task = bar.add_task("analysing", total=total)
+        yield lambda: bar.advance(task)
+
+
+def _print(review: GameReview, gid: str, fmt: str, name: str) -> None:
+    if fmt == "json":
+        click.echo(json.dumps({"game_id": gid, **review.to_json()}, ensure_ascii=False))
+        return
+    if fmt == "csv":
+        _print_csv(review)
+    else:
+        _print_table(review, name)
+
+
+def _print_csv(review: GameReview) -> None:
+    seats = range(len(review.players))
+    rows = []
+    for a in review.actions:
+        row: dict[str, Any] = {"action_index": a.index, "seat": a.seat, "player": a.player, "action": a.action}
+        row |= {f"win_after_{s}": a.win_after[s] for s in seats}
+        row |= {
+            "judged": a.judged,
+            "best": a.best,
+            "best_value": a.best_value,
+            "played_value": a.played_value,
+            "loss": a.loss,
+            "label": a.label,
+        }
+        rows.append(row)
+    emit(pd.DataFrame(rows), "csv")
+
+
+def _print_table(review: GameReview, name: str) -> None:
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    title = (
+        f"{printable(name, 60)}: each player's win % after every action, the mover's loss in points "
+        f"({review.simulations} simulations per judged action, seed {review.seed})"
+    )
+    # no vertical lines: a 4-player game's columns fit 80 characters with room for the actions
+    table = Table(title=title, header_style="bold", box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False)
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("player", no_wrap=True, max_width=10, overflow="ellipsis")
+    table.add_column("action", overflow="fold", ratio=1, min_width=16)
+    for head in _win_headers(review.players):
+        table.add_column(head, justify="right", no_wrap=True, overflow="ellipsis")
+    table.add_column("loss", justify="right", no_wrap=True)
+    for a in review.actions:
+        words = Text(_text(_short(a.action, a.player), 300))
+        if a.label:
+            words.append(f"\n{a.label}", style="bold")
+            if a.best:
+                words.append(f"; better: {_text(_short(a.best, a.player), 300)}")
+        table.add_row(
+            str(a.index + 1),
+            Text(_text(a.player, 60)),
+            words,
+            *(f"{100 * p:.1f}" for p in a.win_after),
+            "" if a.loss is None else f"{100 * a.loss:.1f}",
+        )
+    console = Console(soft_wrap=False)
+    console.print(table)
+    summary = Table(title="Accuracy (0-100, over each player's judged actions)", header_style="bold")
+    summary.add_column("player", overflow="fold")
+    for head in ("judged", "accuracy", "inaccuracies", "mistakes", "blunders"):
+        summary.add_column(head, justify="right", no_wrap=True)
+    for p in review.summary:
+        accuracy = "" if p.accuracy is None else f"{p.accuracy:.1f}"
+        counts = (p.judged, p.inaccuracies, p.mistakes, p.blunders)
+        summary.add_row(Text(_text(p.player, 60)), str(counts[0]), accuracy, *map(str, counts[1:]))
+    console.print(summary)
+
+
+def _text(value: str, most: int) -> str:
+    return printable(unicodedata.normalize("NFKC", value), most)
+
+
+def _short(text: str, player: str) -> str:
+    """An action in words without the mover's name in front (the player column has it)."""
+    return text[len(player) + 1 :] if text.startswith(player + " ") else text
+
+
+def _win_headers(players: tuple[str, ...]) -> list[str]:
+    """One win % column per seat, headed by the players' names cut to the fewest characters (4 to 8) that
+    tell them apart, else by seat number."""
+    names = [_text(p, 200) for p in players]
+    for most in range(4, 9):
+        short = [n[:most] for n in names]
+        if len(set(short)) == len(short):
+            return short
+    return [f"seat {s + 1}" for s in range(len(names))]
+
+
+COMMANDS = (analyse_command,)

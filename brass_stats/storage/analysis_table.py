@@ -1,0 +1,115 @@
+"""The ``analysis`` table: a stored game's review, one row per action, in a DuckDB file or a Parquet dataset.
+
+The rows come from the analysis layer (``brass_stats.analysis.review.review_rows``); this module owns
+their schema (:data:`ANALYSIS_SCHEMA`, documented in ``docs/storage-schema.md``) and how they are
+written. The table is keyed by game: storing a game's analysis replaces the rows stored for that game
+before, all at once (one transaction in DuckDB, one commit record in a dataset), so a game is never
+analysed twice over in the table and never half replaced.
+
+>>> import tempfile, os
+>>> from brass_stats.storage import Store
+>>> row = {"game_id": "00ff", "action_index": 0, "seat": 0, "judged": False, "win_after": [0.5, 0.5],
+...        "simulations": 10, "seed": 0, "as_played": False}
+>>> with tempfile.TemporaryDirectory() as d, Store(os.path.join(d, "g.duckdb")) as s:
+...     s.replace_analysis(analysis_table([row])), s.replace_analysis(analysis_table([row])), s.count("analysis")
+(1, 1, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from .dataset import (
+    PARTITION_COLUMNS,
+    DatasetWriter,
+    _write_file,
+    live_files,
+    new_batch_id,
+    read_commits,
+    table_of,
+    write_batch_files,
+)
+
+ANALYSIS = "analysis"
+ANALYSIS_SCHEMA = pa.schema(
+    [
+        ("game_id", pa.string()),
+        ("action_index", pa.int32()),
+        ("seat", pa.int32()),
+        ("judged", pa.bool_()),
+        ("win_after", pa.list_(pa.float64())),
+        ("best", pa.string()),
+        ("best_action", pa.string()),
+        ("best_value", pa.float64()),
+        ("played_value", pa.float64()),
+        ("loss", pa.float64()),
+        ("label", pa.string()),
+        ("simulations", pa.int32()),
+        ("seed", pa.int64()),
+        ("as_played", pa.bool_()),
+        ("analysed_at", pa.timestamp("us", tz="UTC")),
+    ]
+)
+"""The columns of the ``analysis`` table (see ``docs/storage-schema.md``)."""
+
+
+def analysis_table(rows: Iterable[Mapping[str, Any]], analysed_at: datetime | None = None) -> pa.Table:
+    """Rows (dicts with the columns of :data:`ANALYSIS_SCHEMA`; ``analysed_at`` may be left out) as an Arrow
+    table; a missing ``analysed_at`` is ``analysed_at`` or now."""
+    when = analysed_at or datetime.now(UTC)
+    names = ANALYSIS_SCHEMA.names
+    filled = [{name: row.get(name) for name in names} | {"analysed_at": row.get("analysed_at") or when} for row in rows]
+    return pa.Table.from_pylist(filled, schema=ANALYSIS_SCHEMA)
+
+
+def game_ids(table: pa.Table) -> list[str]:
+    """The games whose analysis ``table`` holds, sorted."""
+    return sorted({str(g) for g in table.column("game_id").to_pylist()})
+
+
+def replace_in_dataset(directory: str | Path, table: pa.Table, partitions: Mapping[str, tuple[str, int]]) -> int:
+    """Store ``table`` (the analysis of some games) in the Parquet dataset ``directory``, replacing the rows
+    stored there before for those games; returns how many rows were written.
+
+    ``partitions`` gives each game's ``(edition, player_count)`` (its ``games`` row), the Hive partition of
+    its rows. Files that held other games' rows too are rewritten without the replaced games; the new
+    files and the old files' removal are one commit record (see :mod:`.dataset`).
+    """
+    root = Path(directory)
+    replaced = set(game_ids(table))
+    missing = sorted(replaced - set(partitions))
+    if missing:
+        raise ValueError(f"no edition and player count given for game(s) {', '.join(missing)}")
+    with DatasetWriter(root) as writer:
+        batch = new_batch_id()
+        removes: list[str] = []
+        files: list[str] = []
+        old = [rel for rel in live_files(read_commits(root)) if table_of(rel) == ANALYSIS]
+        for k, rel in enumerate(old):
+            held = pq.read_table(root / rel)
+            hit = pc.is_in(held.column("game_id"), value_set=pa.array(sorted(replaced), pa.string()))
+            if not pc.any(hit).as_py():
+                continue
+            removes.append(rel)
+            kept = held.filter(pc.invert(hit))
+            if kept.num_rows:
+                path = (root / rel).with_name(f"part-{batch}-kept{k}.parquet")
+                _write_file(kept, path)
+                files.append(path.relative_to(root).as_posix())
+        ids = table.column("game_id").to_pylist()
+        edition = pa.array([partitions[g][0] for g in ids], pa.string())
+        count = pa.array([partitions[g][1] for g in ids], pa.int32())
+        with_keys = table.append_column(PARTITION_COLUMNS[0], edition).append_column(PARTITION_COLUMNS[1], count)
+        files += write_batch_files(root, batch, {ANALYSIS: with_keys})
+        writer.commit(batch, files, games=len(replaced), removes=removes)
+    return table.num_rows
+
+
+__all__ = ["ANALYSIS", "ANALYSIS_SCHEMA", "analysis_table", "game_ids", "replace_in_dataset"]
