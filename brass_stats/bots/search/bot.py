@@ -198,6 +198,7 @@ class _Search:
         node = self.root
         path = [node]
         depth = 0
+        chance: tuple[object, ...] = ()  # the chance outcomes drawn since the root (see .tree)
         while True:
             if state.game_over:
                 value: Sequence[float] = outcome(state)
@@ -214,13 +215,19 @@ class _Search:
                 keys = [self.root_keys[i] for i in pick]
             else:
                 hand = tuple(sorted(state.players[node.player].hand))  # type: ignore[index]
-                found = node.ranked.get(hand)
+                found = node.ranked.get((chance, hand))
                 if found is None:
-                    ranked = rank(state, all_legal_actions(state), self.greedy, node.boards)
-                    found = node.ranked[hand] = (ranked, [board_key(c.action) for c in ranked])
+                    boards = node.boards.get(chance)
+                    if boards is None:
+                        boards = node.boards[chance] = {}
+                    ranked = rank(state, all_legal_actions(state), self.greedy, boards)
+                    found = node.ranked[chance, hand] = (ranked, [board_key(c.action) for c in ranked])
                 candidates, keys = found[0][:n], found[1][:n]
             _, node, action = select(node, candidates, keys, self.seats, cfg.c_ucb)
+            before = state.dcm_drawn
             state = apply_action(state, action)[0]
+            if state.dcm_drawn is not before:  # a Distant Cotton Market tile drawn (or reshuffled)
+                chance = (*chance, tuple(state.dcm_drawn))
             path.append(node)
             depth += 1
         for n_ in path:
