@@ -184,7 +184,8 @@ def test_chance_inside_the_search_keeps_its_actions_legal() -> None:
     for a in data["actions"]:
         state, _ = apply_action(state, action_from_json(a))
     legal = legal_actions(state)
-    assert SearchBot(simulations=100).analyse(state, legal, random.Random(5)).best in legal
+    result = SearchBot(simulations=100).analyse(state, legal, random.Random(5))
+    assert result.best in legal and result.recovered == 0
 
 
 def test_mcts_is_registered_for_selfplay() -> None:

@@ -20,9 +20,10 @@ Progressive widening: a node visited ``n`` times considers only the first
 candidate never tried is tried first (best ranked first).
 
 A node caches the ranking of its legal actions. In a determinization they depend on the line of
-play, the hand of the player to move and the chance drawn on the way (Lancashire's Distant Cotton
-Market tiles change income and money; the Rail Era deal changes hands): the caches are keyed by
-the hand and by the Distant Cotton Market tiles drawn since the root (the search's ``chance``).
+play, the hand of the player to move, the wild-card piles (a child key does not say which card was
+discarded, and a wild one goes back to its pile) and the chance drawn on the way (Lancashire's
+Distant Cotton Market tiles change income, money and whether a mill flips; the Rail Era deal
+changes hands): the caches are keyed by all three (see ``_Search.ranking``).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ class Node:
         # Caches, by the chance drawn on the way here (see below): board key -> greedy board value
         # (see candidates.rank); the mover's sorted hand -> (ranked candidates, their keys).
         self.boards: dict[object, dict[object, float]] = {}
-        self.ranked: dict[tuple[object, tuple[str, ...]], tuple[list[Candidate], list[object]]] = {}
+        self.ranked: dict[object, tuple[list[Candidate], list[object]]] = {}
         self.score = score  # the greedy score of ``action`` when it was first tried
 
     def mean(self, seat: int) -> float:
