@@ -23,10 +23,12 @@ budget and that seed. A budget in seconds stops on the clock and so is not repro
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ...engine.actions import Action
 from ...engine.legal import legal_actions as all_legal_actions
@@ -106,13 +108,13 @@ class SearchBot:
         seconds: float | None = None,
         leaf: LeafEvaluator | None = None,
         greedy: GreedyBot | None = None,
-        **knobs: float,
+        **knobs: Any,
     ) -> None:
         if simulations is None and seconds is None:
             raise ValueError("give a budget: simulations, seconds or both")
         if simulations is not None and simulations < 1:
             raise ValueError("simulations must be at least 1")
-        self.config = SearchConfig(simulations=simulations, seconds=seconds, **knobs)  # type: ignore[arg-type]
+        self.config = dataclasses.replace(SearchConfig(), simulations=simulations, seconds=seconds, **knobs)
         self.greedy = greedy or GreedyBot()
         self.leaf: LeafEvaluator = leaf or SoftmaxLeaf(greedy=self.greedy)
 
