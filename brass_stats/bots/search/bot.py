@@ -87,7 +87,7 @@ class SearchConfig:
 
     simulations: int | None = 200  # per decision (None: only the clock)
     seconds: float | None = None  # per decision (None: only the simulation count)
-    c_ucb: float = 0.7  # exploration constant (sibling values rescaled to [0, 1])
+    c_ucb: float = 1.4  # exploration constant (sibling values rescaled to [0, 1])
     pw_c: float = 1.0  # progressive widening: candidates = ceil(pw_c * (visits + 1) ** pw_alpha)
     pw_alpha: float = 0.5
     rollout_depth: int = 0  # greedy actions played past a new node before the leaf evaluation
