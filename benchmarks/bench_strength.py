@@ -30,6 +30,7 @@ import random
 import statistics
 import sys
 import time
+import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -89,7 +90,13 @@ class Game:
 
 
 def play_one(args: tuple[str, int, str, str, int, int]) -> Game:
-    edition, players, focus, opponent, seed, index = args
+    try:
+        return _play_one(*args)
+    except Exception as e:  # raised again in the parent, which may not unpickle every exception type
+        raise RuntimeError(f"game {args}: {type(e).__name__}: {e}\n{traceback.format_exc()}") from None
+
+
+def _play_one(edition: str, players: int, focus: str, opponent: str, seed: int, index: int) -> Game:
     seat = index % players
     timed = Timed(make_bot(focus))
     agents: list[Agent] = [timed if s == seat else make_bot(opponent) for s in range(players)]

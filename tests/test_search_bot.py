@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +16,7 @@ from brass_stats.bots.search.candidates import board_key, rank
 from brass_stats.bots.search.tree import Node, select, widen
 from brass_stats.bots.selfplay import BOTS
 from brass_stats.engine import SeededChance, apply_action, new_game
+from brass_stats.engine.actions import action_from_json
 from brass_stats.engine.legal import legal_actions
 from brass_stats.engine.state import GameState
 from brass_stats.rules_data import load_rules
@@ -170,6 +173,19 @@ def test_forced_action_is_searched_and_widening_grows(position: GameState) -> No
     stats = r.stats_of(last)
     assert stats is not None and stats.visits > 0
     assert [widen(n, 1.0, 0.5) for n in (0, 3, 15)] == [1, 2, 4]
+
+
+def test_chance_inside_the_search_keeps_its_actions_legal() -> None:
+    """Lancashire: a Distant Cotton Market tile drawn in one simulation (income, money, a mill left
+    unflipped) must not make another simulation reuse that line's legal actions. Before the search
+    keyed its caches by the tiles drawn, this decision raised IllegalAction (a flipped mill sold)."""
+    data = json.loads((Path(__file__).parent / "search_positions" / "lancashire-dcm.json").read_text())
+    state = new_game(data["players"], SeededChance(data["seed"]), load_rules(data["edition"]))
+    for a in data["actions"]:
+        state, _ = apply_action(state, action_from_json(a))
+    legal = legal_actions(state)
+    result = SearchBot(simulations=100).analyse(state, legal, random.Random(5))
+    assert result.best in legal and result.recovered == 0
 
 
 def test_mcts_is_registered_for_selfplay() -> None:

@@ -23,15 +23,18 @@ budget and that seed. A budget in seconds stops on the clock and so is not repro
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ...engine.actions import Action
 from ...engine.legal import legal_actions as all_legal_actions
 from ...engine.state import GameState
 from ...engine.turn import apply_action
+from ...errors import IllegalAction
 from ..greedy import GreedyBot
 from .candidates import Candidate, board_key, rank
 from .determinize import determinize
@@ -63,6 +66,7 @@ class SearchResult:
     simulations: int
     seconds: float
     value: tuple[float, ...]  # the root's mean value per seat (what the search expects of the position)
+    recovered: int = 0  # cached rankings that did not fit a determinization and were redone (expect 0)
 
     def stats_of(self, action: Action) -> ActionStats | None:
         """The root statistics of ``action`` (or of an action that differs only in its cards, when the
@@ -83,7 +87,7 @@ class SearchConfig:
 
     simulations: int | None = 200  # per decision (None: only the clock)
     seconds: float | None = None  # per decision (None: only the simulation count)
-    c_ucb: float = 0.7  # exploration constant (sibling values rescaled to [0, 1])
+    c_ucb: float = 1.4  # exploration constant (sibling values rescaled to [0, 1])
     pw_c: float = 1.0  # progressive widening: candidates = ceil(pw_c * (visits + 1) ** pw_alpha)
     pw_alpha: float = 0.5
     rollout_depth: int = 0  # greedy actions played past a new node before the leaf evaluation
@@ -104,13 +108,13 @@ class SearchBot:
         seconds: float | None = None,
         leaf: LeafEvaluator | None = None,
         greedy: GreedyBot | None = None,
-        **knobs: float,
+        **knobs: Any,
     ) -> None:
         if simulations is None and seconds is None:
             raise ValueError("give a budget: simulations, seconds or both")
         if simulations is not None and simulations < 1:
             raise ValueError("simulations must be at least 1")
-        self.config = SearchConfig(simulations=simulations, seconds=seconds, **knobs)  # type: ignore[arg-type]
+        self.config = dataclasses.replace(SearchConfig(), simulations=simulations, seconds=seconds, **knobs)
         self.greedy = greedy or GreedyBot()
         self.leaf: LeafEvaluator = leaf or SoftmaxLeaf(greedy=self.greedy)
 
@@ -168,6 +172,7 @@ class _Search:
         self.seats = state.num_players
         self.rng = rng
         self.root = Node(seat, self.seats)
+        self.recovered = 0
         # the root ranking depends only on the board and the mover's hand: made once, in a determinization
         first = determinize(state, seat, random.Random(rng.getrandbits(64)))
         ranked = rank(first, legal, self.greedy)
@@ -198,6 +203,7 @@ class _Search:
         node = self.root
         path = [node]
         depth = 0
+        chance: tuple[object, ...] = ()  # the chance outcomes drawn since the root (see .tree)
         while True:
             if state.game_over:
                 value: Sequence[float] = outcome(state)
@@ -213,18 +219,47 @@ class _Search:
                 candidates = [self.root_candidates[i] for i in pick]
                 keys = [self.root_keys[i] for i in pick]
             else:
-                hand = tuple(sorted(state.players[node.player].hand))  # type: ignore[index]
-                found = node.ranked.get(hand)
-                if found is None:
-                    ranked = rank(state, all_legal_actions(state), self.greedy, node.boards)
-                    found = node.ranked[hand] = (ranked, [board_key(c.action) for c in ranked])
-                candidates, keys = found[0][:n], found[1][:n]
-            _, node, action = select(node, candidates, keys, self.seats, cfg.c_ucb)
-            state = apply_action(state, action)[0]
+                candidates, keys = self.ranking(node, state, chance, n)
+            _, child, action = select(node, candidates, keys, self.seats, cfg.c_ucb)
+            before = state.dcm_drawn
+            try:
+                after = apply_action(state, action)[0]
+            except IllegalAction:
+                # a cached ranking that does not fit this determinization (the caches' key misses
+                # something that differs): rank this one's own legal actions
+                self.recovered += 1
+                ranked = rank(state, all_legal_actions(state), self.greedy)
+                keys = [board_key(c.action) for c in ranked[:n]]
+                _, child, action = select(node, ranked[:n], keys, self.seats, cfg.c_ucb)
+                after = apply_action(state, action)[0]
+            node, state = child, after
+            if state.dcm_drawn is not before:  # a Distant Cotton Market tile drawn (or reshuffled)
+                chance = (*chance, tuple(state.dcm_drawn))
             path.append(node)
             depth += 1
         for n_ in path:
             n_.backup(value)
+
+    def ranking(
+        self, node: Node, state: GameState, chance: tuple[object, ...], n: int
+    ) -> tuple[list[Candidate], list[object]]:
+        """The first ``n`` ranked candidates at ``node`` in this determinization, and their keys.
+
+        Cached per node by what the legal actions depend on besides the line of play: the chance
+        drawn since the root, the wild-card piles (a wild card discarded goes back to its pile, and
+        a board key does not say which card was discarded) and the hand of the player to move.
+        """
+        player = node.player
+        assert player is not None
+        key = (chance, tuple(state.wild.values()), tuple(sorted(state.players[player].hand)))
+        found = node.ranked.get(key)
+        if found is None:
+            boards = node.boards.get(key[:2])
+            if boards is None:
+                boards = node.boards[key[:2]] = {}
+            ranked = rank(state, all_legal_actions(state), self.greedy, boards)
+            found = node.ranked[key] = (ranked, [board_key(c.action) for c in ranked])
+        return found[0][:n], found[1][:n]
 
     def rollout(self, state: GameState) -> Sequence[float]:
         for _ in range(self.config.rollout_depth):
@@ -251,4 +286,4 @@ class _Search:
             stats.append(ActionStats(cand.action, visits, value, cand.score, i))
         order = sorted(stats, key=lambda s: (-s.visits, -(s.value[seat] if s.value else -1.0), s.rank))
         best = order[0].action
-        return SearchResult(seat, best, tuple(order), simulations, seconds, self.root.means())
+        return SearchResult(seat, best, tuple(order), simulations, seconds, self.root.means(), self.recovered)

@@ -18,6 +18,12 @@ available (``avail``) rather than how often its parent was visited (Cowling, Pow
 Progressive widening: a node visited ``n`` times considers only the first
 ``widen(n) = ceil(pw_c * (n + 1) ** pw_alpha)`` candidates of the greedy ranking; an available
 candidate never tried is tried first (best ranked first).
+
+A node caches the ranking of its legal actions. In a determinization they depend on the line of
+play, the hand of the player to move, the wild-card piles (a child key does not say which card was
+discarded, and a wild one goes back to its pile) and the chance drawn on the way (Lancashire's
+Distant Cotton Market tiles change income, money and whether a mill flips; the Rail Era deal
+changes hands): the caches are keyed by all three (see ``_Search.ranking``).
 """
 
 from __future__ import annotations
@@ -41,10 +47,10 @@ class Node:
         self.children: dict[object, Node] = {}
         self.avail = 0  # how often this node was available when its parent chose (ISMCTS)
         self.action = action  # the action that led here (the last one tried with this key)
-        self.boards: dict[object, float] = {}  # board key -> greedy board value (see candidates.rank)
-        # the mover's sorted hand -> (ranked candidates, their keys): the legal actions at a node
-        # depend only on the line of play and the hand of the player to move
-        self.ranked: dict[tuple[str, ...], tuple[list[Candidate], list[object]]] = {}
+        # Caches, by the chance drawn on the way here (see below): board key -> greedy board value
+        # (see candidates.rank); the mover's sorted hand -> (ranked candidates, their keys).
+        self.boards: dict[object, dict[object, float]] = {}
+        self.ranked: dict[object, tuple[list[Candidate], list[object]]] = {}
         self.score = score  # the greedy score of ``action`` when it was first tried
 
     def mean(self, seat: int) -> float:
