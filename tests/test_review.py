@@ -1,0 +1,207 @@
+"""The game review: labels, thresholds and accuracy; a planted blunder; reproducibility; fairness; illegal games."""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import replace
+
+import pytest
+
+from brass_stats.analysis.review import (
+    ActionReview,
+    GameReview,
+    game_accuracy,
+    label,
+    move_accuracy,
+    review_game,
+    thresholds,
+)
+from brass_stats.analysis.review.game import Reviewer, action_seed
+from brass_stats.bots import play_game
+from brass_stats.bots.greedy import GreedyBot
+from brass_stats.bots.search import unseen_cards
+from brass_stats.engine.actions import Pass
+from brass_stats.engine.legal import legal_actions
+from brass_stats.engine.policy import STRICT
+from brass_stats.engine.setup import SeededChance
+from brass_stats.engine.state import GameState
+from brass_stats.engine.turn import apply_action
+from brass_stats.log.format import GameLog
+from brass_stats.replay import replay
+
+TINY = 8  # search simulations per judged action: a small tree, quick enough for a test
+
+
+def greedy_game(seed: int, edition: str = "birmingham", players: int = 2) -> GameLog:
+    return play_game([GreedyBot() for _ in range(players)], seed=seed, edition=edition)
+
+
+@pytest.fixture(scope="module")
+def game() -> GameLog:
+    return greedy_game(16)
+
+
+# -- labels, thresholds, accuracy (checked by hand) ------------------------------------------------
+
+
+def test_thresholds_are_lichess_points_times_two_over_n() -> None:
+    assert thresholds(2) == (0.05, 0.10, 0.15)
+    assert thresholds(4) == (0.025, 0.05, 0.075)
+    assert all(math.isclose(a, b) for a, b in zip(thresholds(3), (1 / 30, 2 / 30, 3 / 30), strict=True))
+
+
+@pytest.mark.parametrize(
+    ("loss", "players", "expected"),
+    [
+        (0.0, 2, None),
+        (0.049, 2, None),
+        (0.05, 2, "inaccuracy"),  # a threshold itself counts
+        (0.0999, 2, "inaccuracy"),
+        (0.10, 2, "mistake"),
+        (0.15, 2, "blunder"),
+        (1.0, 2, "blunder"),
+        (0.033, 3, None),
+        (0.034, 3, "inaccuracy"),
+        (0.07, 3, "mistake"),
+        (0.10, 3, "blunder"),
+        (0.024, 4, None),
+        (0.025, 4, "inaccuracy"),
+        (0.06, 4, "mistake"),
+        (0.075, 4, "blunder"),
+    ],
+)
+def test_labels(loss: float, players: int, expected: str | None) -> None:
+    assert label(loss, players) == expected
+
+
+def test_accuracy_is_lichess_formula_on_two_player_points() -> None:
+    # 103.1668 * exp(-0.04354 * d) - 3.1669, d in two-player percentage points
+    assert move_accuracy(0.0, 2) == pytest.approx(99.9999, abs=1e-4)
+    assert move_accuracy(0.10, 2) == pytest.approx(63.59, abs=0.01)  # d = 10
+    assert move_accuracy(0.05, 4) == pytest.approx(63.59, abs=0.01)  # d = 5 * 4/2 = 10
+    assert move_accuracy(0.20, 3) == pytest.approx(24.78, abs=0.01)  # d = 20 * 3/2 = 30
+    assert move_accuracy(1.0, 2) == 0.0  # clipped: the formula gives -1.84
+    assert game_accuracy([0.0, 0.10], 2) == pytest.approx((99.9999 + 63.59) / 2, abs=0.01)
+    assert game_accuracy([], 2) is None
+
+
+def test_summary_counts_labels_and_averages_judged_moves_only() -> None:
+    def act(i: int, seat: int, loss: float | None, judged: bool = True) -> ActionReview:
+        lab = label(loss, 2) if loss is not None else None
+        return ActionReview(i, seat, f"p{seat}", "x", (0.5, 0.5), judged, loss=loss, label=lab)
+
+    actions = (act(0, 0, 0.0), act(1, 0, 0.12), act(2, 1, 0.2), act(3, 1, None, judged=False), act(4, 1, 0.06))
+    a, b = GameReview("birmingham", ("p0", "p1"), actions, TINY, 0, None).summary
+    assert (a.judged, a.inaccuracies, a.mistakes, a.blunders) == (2, 0, 1, 0)
+    assert (b.judged, b.inaccuracies, b.mistakes, b.blunders) == (2, 1, 0, 1)
+    assert a.accuracy == pytest.approx((move_accuracy(0.0, 2) + move_accuracy(0.12, 2)) / 2)
+    assert b.accuracy == pytest.approx((move_accuracy(0.2, 2) + move_accuracy(0.06, 2)) / 2)
+
+
+# -- a planted blunder -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("seed", "edition", "index"),
+    [
+        (16, "birmingham", 76),  # the mover's last turn: the pass costs it the game
+        (13, "lancashire", 62),  # the mover's last turn, the opponent still to play
+    ],
+)
+def test_a_losing_pass_in_the_last_round_is_flagged(seed: int, edition: str, index: int) -> None:
+    log = greedy_game(seed, edition)
+    r = replay(log)
+    before = r.state_at(index - 1)
+    assert before.era == "rail" and before.is_last_round_of_era
+    played = r.steps[index].action
+    assert not isinstance(played, Pass)
+    bad = next(a for a in legal_actions(before) if isinstance(a, Pass))
+    planted = replace(log, actions=[*log.actions[:index], bad])
+    review = Reviewer(planted, STRICT, TINY, 0, None).review(index)
+    assert review.judged and review.label in ("mistake", "blunder"), review
+    assert review.best_value is not None and review.played_value is not None
+    assert review.best_value - review.played_value >= 0.10
+    # the action really played, from the same position, is no mistake
+    honest = Reviewer(log, STRICT, TINY, 0, None).review(index)
+    assert honest.label not in ("mistake", "blunder"), honest
+
+
+# -- reproducibility ---------------------------------------------------------------------------------
+
+
+def test_same_seed_same_review(game: GameLog) -> None:
+    picks = (20, 33, 51)
+    a = Reviewer(game, STRICT, TINY, 5, None)
+    b = Reviewer(game, STRICT, TINY, 5, None)
+    first = [a.review(i) for i in picks]
+    assert [b.review(i) for i in reversed(picks)][::-1] == first  # nor does the order matter
+    assert all(x.judged for x in first)
+
+
+def test_workers_give_the_same_review_as_one_process(game: GameLog) -> None:
+    short = replace(game, actions=game.actions[:12])
+    one = review_game(short, simulations=TINY, seed=3, workers=1)
+    two = review_game(short, simulations=TINY, seed=3, workers=2)
+    assert len(one.actions) == 12 and one.stopped is None
+    assert two.to_json() == one.to_json()
+
+
+# -- fairness ------------------------------------------------------------------------------------------
+
+
+def hide_differently(state: GameState, seed: int) -> GameState:
+    """The same position with the cards its mover cannot see dealt differently (other hands, deck,
+    face-down discards, reserve) and another chance source (the Rail Era deal)."""
+    seat = state.current_player
+    assert seat is not None
+    new = state.copy()
+    pool = unseen_cards(state, seat)
+    random.Random(seed).shuffle(pool)
+    k = state.rules.face_down_discards if state.era == "canal" else 0
+    for p in new.players:
+        if p.seat != seat:
+            p.hand, pool = pool[: len(p.hand)], pool[len(p.hand) :]
+    for p in new.players:
+        p.discard, pool = pool[:k] + p.discard[k:], pool[k:]
+    new.deck, pool = pool[: len(new.deck)], pool[len(new.deck) :]
+    new.reserve = pool
+    new.chance = SeededChance(seed + 1)
+    return new
+
+
+@pytest.mark.parametrize(("seed", "edition", "index"), [(16, "birmingham", 30), (13, "lancashire", 40)])
+def test_hidden_cards_do_not_change_the_judgement(seed: int, edition: str, index: int) -> None:
+    log = greedy_game(seed, edition, players=3)
+    # enough simulations for the tree to reach the other players' moves (where their hands would matter)
+    plain = Reviewer(log, STRICT, 40, 1, None)
+    other = Reviewer(log, STRICT, 40, 1, None)
+    before = plain.replay.state_at(index - 1)
+    moved = hide_differently(before, 7)
+    seat = before.current_player
+    assert seat is not None and moved.players[seat].hand == before.players[seat].hand
+    assert [p.hand for p in moved.players] != [p.hand for p in before.players]
+    played = other.replay.steps[index].action
+    other.replay.steps[index - 1].state = moved
+    other.replay.steps[index].state = apply_action(moved, played)[0]
+    a, b = plain.review(index), other.review(index)
+    assert a.judged and a == b
+    # the search behind the judgement too (its visits and values, which the review only ranks by)
+    searches = [
+        r.bot.analyse(state, legal_actions(state), random.Random(action_seed(1, index)), force=[played])
+        for r, state in ((plain, before), (other, moved))
+    ]
+    assert searches[0].actions == searches[1].actions
+
+
+# -- illegal games -------------------------------------------------------------------------------------
+
+
+def test_an_illegal_game_is_reviewed_up_to_its_first_illegal_action(game: GameLog) -> None:
+    again = game.actions[5]  # its card is gone: replaying the sixth action as the seventh is illegal
+    broken = replace(game, actions=[*game.actions[:6], again, *game.actions[6:9]])
+    review = review_game(broken, simulations=TINY, seed=0)
+    assert [a.index for a in review.actions] == list(range(6))
+    assert review.stopped is not None and review.stopped["index"] == 6
+    assert review.stopped["rule"] and review.stopped["message"]
+    assert review.to_json()["stopped"] == review.stopped
