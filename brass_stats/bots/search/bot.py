@@ -30,13 +30,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...engine.actions import Action
+from ...engine.actions import Action, Sell
 from ...engine.legal import legal_actions as all_legal_actions
 from ...engine.state import GameState
 from ...engine.turn import apply_action
 from ...errors import IllegalAction
 from ..greedy import GreedyBot
-from .candidates import Candidate, board_key, rank
+from .candidates import Candidate, board_key, knowable, rank
 from .determinize import determinize
 from .evaluation import LeafEvaluator, SoftmaxLeaf, outcome
 from .tree import Node, select, widen
@@ -175,7 +175,7 @@ class _Search:
         self.recovered = 0
         # the root ranking depends only on the board and the mover's hand: made once, in a determinization
         first = determinize(state, seat, random.Random(rng.getrandbits(64)))
-        ranked = rank(first, legal, self.greedy)
+        ranked = rank(first, knowable(state, legal), self.greedy)
         keys: list[object] = [c.action for c in ranked]
         extra = [a for a in dict.fromkeys(force) if a not in keys]
         self.root_candidates: list[Candidate] = ranked + [Candidate(a, float("-inf")) for a in extra]
@@ -222,16 +222,19 @@ class _Search:
                 candidates, keys = self.ranking(node, state, chance, n)
             _, child, action = select(node, candidates, keys, self.seats, cfg.c_ucb)
             before = state.dcm_drawn
-            try:
-                after = apply_action(state, action)[0]
-            except IllegalAction:
-                # a cached ranking that does not fit this determinization (the caches' key misses
-                # something that differs): rank this one's own legal actions
-                self.recovered += 1
-                ranked = rank(state, all_legal_actions(state), self.greedy)
-                keys = [board_key(c.action) for c in ranked[:n]]
-                _, child, action = select(node, ranked[:n], keys, self.seats, cfg.c_ucb)
-                after = apply_action(state, action)[0]
+            if node is self.root:
+                after = _attempt(state, action)
+            else:
+                try:
+                    after = apply_action(state, action)[0]
+                except IllegalAction:
+                    # a cached ranking that does not fit this determinization (the caches' key misses
+                    # something that differs): rank this one's own legal actions
+                    self.recovered += 1
+                    ranked = rank(state, knowable(state, all_legal_actions(state)), self.greedy)
+                    keys = [board_key(c.action) for c in ranked[:n]]
+                    _, child, action = select(node, ranked[:n], keys, self.seats, cfg.c_ucb)
+                    after = apply_action(state, action)[0]
             node, state = child, after
             if state.dcm_drawn is not before:  # a Distant Cotton Market tile drawn (or reshuffled)
                 chance = (*chance, tuple(state.dcm_drawn))
@@ -257,7 +260,7 @@ class _Search:
             boards = node.boards.get(key[:2])
             if boards is None:
                 boards = node.boards[key[:2]] = {}
-            ranked = rank(state, all_legal_actions(state), self.greedy, boards)
+            ranked = rank(state, knowable(state, all_legal_actions(state)), self.greedy, boards)
             found = node.ranked[key] = (ranked, [board_key(c.action) for c in ranked])
         return found[0][:n], found[1][:n]
 
@@ -265,7 +268,7 @@ class _Search:
         for _ in range(self.config.rollout_depth):
             if state.game_over:
                 break
-            legal = all_legal_actions(state)
+            legal = knowable(state, all_legal_actions(state))
             action = legal[0] if len(legal) == 1 else rank(state, legal, self.greedy)[0].action
             state = apply_action(state, action)[0]
         if state.game_over:
@@ -287,3 +290,20 @@ class _Search:
         order = sorted(stats, key=lambda s: (-s.visits, -(s.value[seat] if s.value else -1.0), s.rank))
         best = order[0].action
         return SearchResult(seat, best, tuple(order), simulations, seconds, self.root.means(), self.recovered)
+
+
+def _attempt(state: GameState, action: Action) -> GameState:
+    """``action`` applied, as the player would attempt it at the table: a forced Lancashire Sell whose
+    Distant Cotton Market sale closes the market in this determinization stops there (the later
+    sales cannot happen), as it would have if the tiles had been these."""
+    try:
+        return apply_action(state, action)[0]
+    except IllegalAction:
+        if not isinstance(action, Sell) or len(action.sales) < 2:
+            raise
+        for k in range(len(action.sales) - 1, 0, -1):
+            try:
+                return apply_action(state, Sell(action.player, action.card, action.sales[:k]))[0]
+            except IllegalAction:
+                continue
+        raise
