@@ -15,6 +15,8 @@ One decision (:meth:`SearchBot.analyse`) runs simulations until its budget is sp
 The root's children are the ranked candidates (one action per group of actions that differ only
 in the cards discarded, the greedy choice of card), plus any ``force``d actions. The decision is the
 child visited most (ties: the better mean value for the mover, then the better greedy rank).
+Only :func:`~.candidates.knowable` actions are ranked, at the root and below: the engine's legal
+list itself would tell the order of Lancashire's face-down Distant Cotton Market tiles.
 
 Randomness comes only from the ``rng`` given (one 64-bit seed drawn per decision); with a budget in
 simulations (``seconds=None``) a decision is a function of the position as the mover sees it, the
@@ -97,7 +99,21 @@ class SearchConfig:
 class SearchBot:
     """Information-set MCTS (max^n) guided by the greedy evaluation; implements the Agent protocol.
 
-    ``leaf``: state -> one value per seat (default: :class:`~.evaluation.SoftmaxLeaf`).
+    ``simulations`` and/or ``seconds``: the budget per decision (the first reproducible, the second
+    not). ``leaf``: state -> one value per seat (default: :class:`~.evaluation.SoftmaxLeaf`), e.g.
+    a learned win-probability model. ``greedy``: the bot whose evaluation ranks the candidates.
+    ``knobs``: the other fields of :class:`SearchConfig` (``c_ucb``, ``pw_c``, ``pw_alpha``,
+    ``rollout_depth``, ``max_depth``).
+
+    >>> import random
+    >>> from brass_stats.engine import SeededChance, new_game
+    >>> from brass_stats.engine.legal import legal_actions
+    >>> g = new_game(["Ann", "Bob"], SeededChance(3))
+    >>> result = SearchBot(simulations=8).analyse(g, legal_actions(g), random.Random(1))
+    >>> result.simulations, sum(s.visits for s in result.actions), len(result.value)
+    (8, 8, 2)
+    >>> result.best == result.actions[0].action
+    True
     """
 
     name = "mcts"
