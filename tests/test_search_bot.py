@@ -12,7 +12,7 @@ import pytest
 from brass_stats.bots import play_game
 from brass_stats.bots.greedy import GreedyBot
 from brass_stats.bots.search import SearchBot, SearchResult, SoftmaxLeaf, determinize, outcome, unseen_cards
-from brass_stats.bots.search.candidates import board_key, rank
+from brass_stats.bots.search.candidates import board_key, knowable, rank
 from brass_stats.bots.search.tree import Node, select, widen
 from brass_stats.bots.selfplay import BOTS
 from brass_stats.engine import SeededChance, apply_action, new_game
@@ -111,6 +111,25 @@ def test_search_is_fair_it_never_reads_hidden_cards(edition: str) -> None:
     a = bot.analyse(state, legal, random.Random(1))
     b = bot.analyse(other, legal, random.Random(1))
     assert summary(a) == summary(b)
+
+
+def test_search_is_fair_about_the_distant_cotton_market_tiles() -> None:
+    """Lancashire: the engine lists a Sell with a Distant Cotton Market sale before another sale only
+    if the face-down tiles keep the market open; the search must not learn their order from that."""
+    state = greedy_line(3, 1, 32, "lancashire")
+    other = state.copy()
+    other.dcm_pile = sorted(state.dcm_pile, reverse=True)  # the first tile now closes the market
+    legal, legal_other = legal_actions(state), legal_actions(other)
+    assert legal != legal_other
+    assert knowable(state, legal) == knowable(other, legal_other) != legal
+    bot = SearchBot(simulations=TINY)
+    assert summary(bot.analyse(state, legal, random.Random(2))) == summary(
+        bot.analyse(other, legal_other, random.Random(2))
+    )
+    # a player's pile-dependent Sell can still be judged: where the market closes, the sales stop
+    hidden = next(a for a in legal if a not in legal_other)
+    stats = bot.analyse(state, legal, random.Random(2), force=[hidden]).stats_of(hidden)
+    assert stats is not None and stats.visits > 0
 
 
 def test_search_returns_a_legal_action_everywhere() -> None:

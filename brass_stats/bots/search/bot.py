@@ -15,6 +15,8 @@ One decision (:meth:`SearchBot.analyse`) runs simulations until its budget is sp
 The root's children are the ranked candidates (one action per group of actions that differ only
 in the cards discarded, the greedy choice of card), plus any ``force``d actions. The decision is the
 child visited most (ties: the better mean value for the mover, then the better greedy rank).
+Only :func:`~.candidates.knowable` actions are ranked, at the root and below: the engine's legal
+list itself would tell the order of Lancashire's face-down Distant Cotton Market tiles.
 
 Randomness comes only from the ``rng`` given (one 64-bit seed drawn per decision); with a budget in
 simulations (``seconds=None``) a decision is a function of the position as the mover sees it, the
@@ -30,13 +32,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...engine.actions import Action
+from ...engine.actions import Action, Sell
 from ...engine.legal import legal_actions as all_legal_actions
 from ...engine.state import GameState
 from ...engine.turn import apply_action
 from ...errors import IllegalAction
 from ..greedy import GreedyBot
-from .candidates import Candidate, board_key, rank
+from .candidates import Candidate, board_key, knowable, rank
 from .determinize import determinize
 from .evaluation import LeafEvaluator, SoftmaxLeaf, outcome
 from .tree import Node, select, widen
@@ -97,7 +99,21 @@ class SearchConfig:
 class SearchBot:
     """Information-set MCTS (max^n) guided by the greedy evaluation; implements the Agent protocol.
 
-    ``leaf``: state -> one value per seat (default: :class:`~.evaluation.SoftmaxLeaf`).
+    ``simulations`` and/or ``seconds``: the budget per decision (the first reproducible, the second
+    not). ``leaf``: state -> one value per seat (default: :class:`~.evaluation.SoftmaxLeaf`), e.g.
+    a learned win-probability model. ``greedy``: the bot whose evaluation ranks the candidates.
+    ``knobs``: the other fields of :class:`SearchConfig` (``c_ucb``, ``pw_c``, ``pw_alpha``,
+    ``rollout_depth``, ``max_depth``).
+
+    >>> import random
+    >>> from brass_stats.engine import SeededChance, new_game
+    >>> from brass_stats.engine.legal import legal_actions
+    >>> g = new_game(["Ann", "Bob"], SeededChance(3))
+    >>> result = SearchBot(simulations=8).analyse(g, legal_actions(g), random.Random(1))
+    >>> result.simulations, sum(s.visits for s in result.actions), len(result.value)
+    (8, 8, 2)
+    >>> result.best == result.actions[0].action
+    True
     """
 
     name = "mcts"
@@ -175,7 +191,7 @@ class _Search:
         self.recovered = 0
         # the root ranking depends only on the board and the mover's hand: made once, in a determinization
         first = determinize(state, seat, random.Random(rng.getrandbits(64)))
-        ranked = rank(first, legal, self.greedy)
+        ranked = rank(first, knowable(state, legal), self.greedy)
         keys: list[object] = [c.action for c in ranked]
         extra = [a for a in dict.fromkeys(force) if a not in keys]
         self.root_candidates: list[Candidate] = ranked + [Candidate(a, float("-inf")) for a in extra]
@@ -222,16 +238,19 @@ class _Search:
                 candidates, keys = self.ranking(node, state, chance, n)
             _, child, action = select(node, candidates, keys, self.seats, cfg.c_ucb)
             before = state.dcm_drawn
-            try:
-                after = apply_action(state, action)[0]
-            except IllegalAction:
-                # a cached ranking that does not fit this determinization (the caches' key misses
-                # something that differs): rank this one's own legal actions
-                self.recovered += 1
-                ranked = rank(state, all_legal_actions(state), self.greedy)
-                keys = [board_key(c.action) for c in ranked[:n]]
-                _, child, action = select(node, ranked[:n], keys, self.seats, cfg.c_ucb)
-                after = apply_action(state, action)[0]
+            if node is self.root:
+                after = _attempt(state, action)
+            else:
+                try:
+                    after = apply_action(state, action)[0]
+                except IllegalAction:
+                    # a cached ranking that does not fit this determinization (the caches' key misses
+                    # something that differs): rank this one's own legal actions
+                    self.recovered += 1
+                    ranked = rank(state, knowable(state, all_legal_actions(state)), self.greedy)
+                    keys = [board_key(c.action) for c in ranked[:n]]
+                    _, child, action = select(node, ranked[:n], keys, self.seats, cfg.c_ucb)
+                    after = apply_action(state, action)[0]
             node, state = child, after
             if state.dcm_drawn is not before:  # a Distant Cotton Market tile drawn (or reshuffled)
                 chance = (*chance, tuple(state.dcm_drawn))
@@ -257,7 +276,7 @@ class _Search:
             boards = node.boards.get(key[:2])
             if boards is None:
                 boards = node.boards[key[:2]] = {}
-            ranked = rank(state, all_legal_actions(state), self.greedy, boards)
+            ranked = rank(state, knowable(state, all_legal_actions(state)), self.greedy, boards)
             found = node.ranked[key] = (ranked, [board_key(c.action) for c in ranked])
         return found[0][:n], found[1][:n]
 
@@ -265,7 +284,7 @@ class _Search:
         for _ in range(self.config.rollout_depth):
             if state.game_over:
                 break
-            legal = all_legal_actions(state)
+            legal = knowable(state, all_legal_actions(state))
             action = legal[0] if len(legal) == 1 else rank(state, legal, self.greedy)[0].action
             state = apply_action(state, action)[0]
         if state.game_over:
@@ -287,3 +306,20 @@ class _Search:
         order = sorted(stats, key=lambda s: (-s.visits, -(s.value[seat] if s.value else -1.0), s.rank))
         best = order[0].action
         return SearchResult(seat, best, tuple(order), simulations, seconds, self.root.means(), self.recovered)
+
+
+def _attempt(state: GameState, action: Action) -> GameState:
+    """``action`` applied, as the player would attempt it at the table: a forced Lancashire Sell whose
+    Distant Cotton Market sale closes the market in this determinization stops there (the later
+    sales cannot happen), as it would have if the tiles had been these."""
+    try:
+        return apply_action(state, action)[0]
+    except IllegalAction:
+        if not isinstance(action, Sell) or len(action.sales) < 2:
+            raise
+        for k in range(len(action.sales) - 1, 0, -1):
+            try:
+                return apply_action(state, Sell(action.player, action.card, action.sales[:k]))[0]
+            except IllegalAction:
+                continue
+        raise

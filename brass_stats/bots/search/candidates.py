@@ -7,6 +7,9 @@ variant that keeps the most useful hand (greedy's hand term, :func:`~brass_stats
 :func:`rank` returns one action per group, best first: its first action is the one
 :class:`~brass_stats.bots.greedy.GreedyBot` would play (up to greedy's random tie-break).
 
+The search ranks only :func:`knowable` actions: in Lancashire, the engine's legal list reveals the
+order of the face-down Distant Cotton Market tiles through the Sells with more than one sale.
+
 A group's board value does not depend on any hand (only on the board, the markets and the counts of
 cards), so a search may keep it per tree node across determinizations: :func:`rank` takes such a
 cache.
@@ -20,13 +23,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...engine.actions import Action, Scout, Sell
+from ...engine.sell_cotton import DISTANT_MARKET
 from ...engine.state import GameState
 from ..greedy import Evaluator, GreedyBot, board_values, card_values
 
 _CARD_FIELDS = ("card", "second_card", "discards")
 # greedy's hand term counts a scout as bringing two wild cards worth 1 each
 _SCOUT_GAIN = 2.0
-_KEYS: dict[type, Callable[[Action], object]] = {}
+# per class of action: (its board key, the card values it discards)
+_CLASSES: dict[type, tuple[Callable[[Any], object], Callable[[Any, dict[str, float]], float]]] = {}
 
 
 def board_key(a: Action) -> object:
@@ -39,20 +44,80 @@ def board_key(a: Action) -> object:
     >>> board_key(Pass(0, "loc:dudley")) == board_key(Loan(0, "loc:dudley"))
     False
     """
-    key = _KEYS.get(type(a))
-    if key is None:
-        key = _KEYS[type(a)] = _key_function(type(a))
-    return key(a)
+    return _class_functions(type(a))[0](a)
+
+
+def _class_functions(cls: type) -> tuple[Callable[[Any], object], Callable[[Any, dict[str, float]], float]]:
+    found = _CLASSES.get(cls)
+    if found is None:
+        found = _CLASSES[cls] = (_key_function(cls), _cost_function(cls))
+    return found
 
 
 def _key_function(cls: Any) -> Callable[[Action], object]:
+    """The board key of one class of action, without building its tuple of cards: only a Build may
+    discard two cards (a Lancashire double-action build), every other action but a Shortfall one."""
     if issubclass(cls, Scout):
         return lambda a: (Scout,)
-    names = [f.name for f in dataclasses.fields(cls) if f.name not in _CARD_FIELDS]
+    fields = [f.name for f in dataclasses.fields(cls)]
+    names = [n for n in fields if n not in _CARD_FIELDS]
     get = operator.attrgetter(*names)
-    if len(names) == 1:
-        return lambda a: (cls, len(a.cards), get(a))
-    return lambda a: (cls, len(a.cards), *get(a))
+    if len(names) == 1:  # (attrgetter of one name gives the value, not a tuple)
+        return lambda a: (cls, get(a))
+    if "second_card" in fields:
+
+        def build_key(a: Any) -> object:
+            return (cls, a.second_card is None, *get(a))
+
+        return build_key
+    return lambda a: (cls, *get(a))
+
+
+def _cost_function(cls: Any) -> Callable[[Any, dict[str, float]], float]:
+    """The card values an action of class ``cls`` discards (greedy's hand term)."""
+    fields = {f.name for f in dataclasses.fields(cls)}
+    if issubclass(cls, Scout):
+        return _scout_cost
+    if "second_card" in fields:
+        return _build_cost
+    if "card" in fields:
+        return _card_cost
+    return lambda a, values: 0.0
+
+
+def _scout_cost(a: Any, values: dict[str, float]) -> float:
+    return sum(values[c] for c in a.discards)
+
+
+def _build_cost(a: Any, values: dict[str, float]) -> float:
+    return values[a.card] + (0.0 if a.second_card is None else values[a.second_card])
+
+
+def _card_cost(a: Any, values: dict[str, float]) -> float:
+    return float(values[a.card])
+
+
+def knowable(state: GameState, legal: Sequence[Action]) -> list[Action]:
+    """The legal actions whose legality the player to move can know.
+
+    A Lancashire Sell with a Distant Cotton Market sale before another sale is legal only if the
+    market does not close on that sale, which the face-down tiles decide: the engine's list reveals
+    their order. Such actions are left out (the sales can still be made one Sell at a time, or with
+    the Distant Cotton Market sale last); every other legal action's legality is public.
+
+    >>> from brass_stats.engine import SeededChance, new_game
+    >>> from brass_stats.engine.legal import legal_actions
+    >>> g = new_game(["A", "B"], SeededChance(3))
+    >>> knowable(g, legal_actions(g)) == legal_actions(g)
+    True
+    """
+    if not state.rules.dcm_track:
+        return list(legal)
+    return [a for a in legal if not (isinstance(a, Sell) and _distant_sale_before_another(a))]
+
+
+def _distant_sale_before_another(a: Sell) -> bool:
+    return any(s.merchant == DISTANT_MARKET for s in a.sales[:-1])
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -71,49 +136,46 @@ def rank(
 ) -> list[Candidate]:
     """One candidate per board group of ``legal``, best greedy score first (ties: list order).
 
+    A group's candidate is its first action that discards the least useful card(s) (when all the
+    legal actions form one group: the first one).
     ``boards`` (board key -> board value) is read and filled: a tree node's cache.
     """
     seat = state.current_player
     assert seat is not None
+    if len(legal) == 1:
+        return [Candidate(legal[0], 0.0)]
     w = greedy.weights
-    groups: dict[object, list[Action]] = {}
+    cards = card_values(state, seat)
+    groups: dict[object, list[Any]] = {}  # board key -> [the cheapest variant, its cost]
+    classes = _CLASSES
     for a in legal:
-        k = board_key(a)
+        functions = classes.get(type(a)) or _class_functions(type(a))
+        k = functions[0](a)
+        cost = functions[1](a, cards)
         g = groups.get(k)
         if g is None:
-            groups[k] = [a]
-        else:
-            g.append(a)
+            groups[k] = [a, cost]
+        elif cost < g[1]:
+            g[0], g[1] = a, cost
     if len(groups) == 1:
-        ((k, variants),) = groups.items()
-        return [Candidate(variants[0], 0.0)]
+        return [Candidate(legal[0], 0.0)]
     groups = _cap_sells(state, groups, w.sell_cap)
     if boards is None:
         boards = {}
     missing = [k for k in groups if k not in boards]
     if missing:
-        values = board_values(state, seat, [groups[k] for k in missing], Evaluator(state, w))
+        values = board_values(state, seat, [groups[k][:1] for k in missing], Evaluator(state, w))
         boards.update(zip(missing, values, strict=True))
-    cards = card_values(state, seat)
     kept = sum(cards[c] for c in state.players[seat].hand)
-    out: list[Candidate] = []
-    for k, variants in groups.items():
-        best = variants[0]
-        if len(variants) > 1:
-            lost = float("inf")
-            for a in variants:
-                cost = sum(cards[c] for c in a.cards)
-                if cost < lost:
-                    lost, best = cost, a
-        else:
-            lost = sum(cards[c] for c in best.cards)
-        gain = _SCOUT_GAIN if isinstance(best, Scout) else 0.0
-        out.append(Candidate(best, boards[k] + w.hand * (kept - lost + gain)))
+    out = [
+        Candidate(a, boards[k] + w.hand * (kept - cost + (_SCOUT_GAIN if type(a) is Scout else 0.0)))
+        for k, (a, cost) in groups.items()
+    ]
     out.sort(key=lambda c: -c.score)  # stable: ties keep the legal list's order
     return out
 
 
-def _cap_sells(state: GameState, groups: dict[object, list[Action]], cap: int) -> dict[object, list[Action]]:
+def _cap_sells(state: GameState, groups: dict[object, list[Any]], cap: int) -> dict[object, list[Any]]:
     """At most ``cap`` Sell groups: those that flip the most tiles, then the most VP (as greedy does)."""
     sells = [k for k, v in groups.items() if isinstance(v[0], Sell)]
     if len(sells) <= cap:

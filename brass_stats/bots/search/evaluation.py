@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 from ...engine.scoring import standings
 from ...engine.state import GameState
-from ..greedy import GreedyBot, evaluate
+from ..greedy import GreedyBot, evaluate, resource_demand
 
 LeafEvaluator = Callable[[GameState], Sequence[float]]
 """One value per seat (in seat order) of a position: win probabilities, or any score in [0, 1]."""
@@ -81,7 +81,8 @@ class SoftmaxLeaf:
         if state.game_over:
             return outcome(state)
         w = self.weights
-        estimates = [evaluate(state, seat, w) for seat in range(state.num_players)]
+        demand = resource_demand(state, w)  # what evaluate() would compute once per seat
+        estimates = [evaluate(state, seat, w, demand=demand) for seat in range(state.num_players)]
         return softmax(estimates, self.temperature(state))
 
     def __repr__(self) -> str:
