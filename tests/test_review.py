@@ -106,6 +106,7 @@ def test_summary_counts_labels_and_averages_judged_moves_only() -> None:
     ("seed", "edition", "index"),
     [
         (16, "birmingham", 76),  # the mover's last turn: the pass costs it the game
+        (2, "birmingham", 74),  # its network denied the opponent: only playing the round out shows it
         (13, "lancashire", 62),  # the mover's last turn, the opponent still to play
     ],
 )

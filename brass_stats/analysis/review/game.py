@@ -44,6 +44,8 @@ PROPOSALS = 3
 """How many of the search's most visited actions the judge compares with the action played."""
 SAMPLES = 2
 """Samples of the hidden cards per judgement (each action judged on the same samples)."""
+END_SAMPLES = 8
+"""Samples when the game ends before the mover moves again (each one played out to the end: cheap)."""
 
 
 @dataclass(frozen=True)
@@ -196,19 +198,39 @@ class Reviewer:
     def judge(self, state: GameState, seat: int, actions: Sequence[Action], rng: random.Random) -> list[float]:
         """The mover's win probability after each action and the rest of its turn (played by the greedy
         bot), averaged over :data:`SAMPLES` samples of the cards it cannot see (the same samples for every
-        action: a paired comparison, so the noise of the samples cancels in the differences)."""
+        action: a paired comparison, so the noise of the samples cancels in the differences).
+
+        When the game ends before the mover moves again (its turn ends in the last round), the rest of
+        the game is played out by the greedy bot in every seat and the result is the value, averaged over
+        :data:`END_SAMPLES` samples: the model, a static evaluation, misses what the last turns do to one
+        another (a link or a merchant's beer taken from the player who needed it)."""
+        seeds = [(rng.getrandbits(64), rng.getrandbits(64)) for _ in range(SAMPLES)]  # (world, rest of turn)
+        worlds = [determinize(state, seat, random.Random(w)) for w, _ in seeds]
+        # whether the game ends before the mover moves again: public (the round clock), the same in every world
+        first = self._finish_turn(apply_action(worlds[0], actions[0], self.policy)[0], seat, random.Random(seeds[0][1]))
+        final = first.game_over or (first.era == "rail" and first.is_last_round_of_era)
+        if final:
+            more = [(rng.getrandbits(64), rng.getrandbits(64)) for _ in range(END_SAMPLES - SAMPLES)]
+            seeds += more
+            worlds += [determinize(state, seat, random.Random(w)) for w, _ in more]
         totals = [0.0] * len(actions)
-        for _ in range(SAMPLES):
-            world = determinize(state, seat, random.Random(rng.getrandbits(64)))
-            turn_rng = rng.getrandbits(64)
+        for world, (_, turn_seed) in zip(worlds, seeds, strict=True):
             for i, action in enumerate(actions):
-                after = self._finish_turn(apply_action(world, action, self.policy)[0], seat, random.Random(turn_rng))
+                turn_rng = random.Random(turn_seed)
+                after = self._finish_turn(apply_action(world, action, self.policy)[0], seat, turn_rng)
+                if final:
+                    after = self._play_out(after, turn_rng)
                 totals[i] += self.model.predict(after)[seat]
-        return [t / SAMPLES for t in totals]
+        return [t / len(worlds) for t in totals]
 
     def _finish_turn(self, state: GameState, seat: int, rng: random.Random) -> GameState:
         turn = (state.round, state.turn_pos)
         while not state.game_over and state.current_player == seat and (state.round, state.turn_pos) == turn:
+            state = apply_action(state, self.greedy.choose(state, legal_actions(state), rng))[0]
+        return state
+
+    def _play_out(self, state: GameState, rng: random.Random) -> GameState:
+        while not state.game_over:
             state = apply_action(state, self.greedy.choose(state, legal_actions(state), rng))[0]
         return state
 
