@@ -206,3 +206,35 @@ def test_an_illegal_game_is_reviewed_up_to_its_first_illegal_action(game: GameLo
     assert review.stopped is not None and review.stopped["index"] == 6
     assert review.stopped["rule"] and review.stopped["message"]
     assert review.to_json()["stopped"] == review.stopped
+
+
+def test_a_sale_that_depends_on_the_distant_cotton_market_tiles_is_judged_in_every_sample(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Lancashire: a Sell with a Distant Cotton Market sale before another sale was legal at the table
+    only because the face-down tile kept the market open. In a sample of the hidden tiles where it
+    closes, the judge attempts the Sell as the player would have: the sales stop where the market closes."""
+    from brass_stats.bots.search import determinize as true_determinize
+    from brass_stats.engine.setup import new_game
+    from brass_stats.rules_data import load_rules
+
+    state = new_game(["p0", "p1", "p2"], SeededChance(1), load_rules("lancashire"))
+    bot, rng = GreedyBot(), random.Random(1)
+    for _ in range(32):
+        state, _ = apply_action(state, bot.choose(state, legal_actions(state), rng))
+    closing = state.copy()
+    closing.dcm_pile = sorted(state.dcm_pile, reverse=True)  # the first tile closes the market
+    hidden = [a for a in legal_actions(state) if a not in legal_actions(closing)]
+    assert hidden, "the position has a Sell whose legality depends on the face-down tiles"
+
+    def closing_world(s: GameState, seat: int, r: random.Random) -> GameState:
+        world = true_determinize(s, seat, r)
+        world.dcm_pile = sorted(world.dcm_pile, reverse=True)
+        return world
+
+    monkeypatch.setattr("brass_stats.analysis.review.game.determinize", closing_world)
+    seat = state.current_player
+    assert seat is not None
+    reviewer = Reviewer(greedy_game(3, "lancashire", 3), STRICT, 5, 0, None)
+    values = reviewer.judge(state, seat, [hidden[0]], random.Random(0))
+    assert len(values) == 1 and 0.0 <= values[0] <= 1.0

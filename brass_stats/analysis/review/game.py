@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ...bots.greedy import GreedyBot
-from ...bots.search import SearchBot, determinize
+from ...bots.search import SearchBot, attempt, determinize
 from ...engine.actions import Action
 from ...engine.legal import legal_actions
 from ...engine.policy import AS_PLAYED, STRICT, ChoicePolicy
@@ -207,7 +207,7 @@ class Reviewer:
         seeds = [(rng.getrandbits(64), rng.getrandbits(64)) for _ in range(SAMPLES)]  # (world, rest of turn)
         worlds = [determinize(state, seat, random.Random(w)) for w, _ in seeds]
         # whether the game ends before the mover moves again: public (the round clock), the same in every world
-        first = self._finish_turn(apply_action(worlds[0], actions[0], self.policy)[0], seat, random.Random(seeds[0][1]))
+        first = self._finish_turn(attempt(worlds[0], actions[0], self.policy), seat, random.Random(seeds[0][1]))
         final = first.game_over or (first.era == "rail" and first.is_last_round_of_era)
         if final:
             more = [(rng.getrandbits(64), rng.getrandbits(64)) for _ in range(END_SAMPLES - SAMPLES)]
@@ -217,7 +217,7 @@ class Reviewer:
         for world, (_, turn_seed) in zip(worlds, seeds, strict=True):
             for i, action in enumerate(actions):
                 turn_rng = random.Random(turn_seed)
-                after = self._finish_turn(apply_action(world, action, self.policy)[0], seat, turn_rng)
+                after = self._finish_turn(attempt(world, action, self.policy), seat, turn_rng)
                 if final:
                     after = self._play_out(after, turn_rng)
                 totals[i] += self.model.predict(after)[seat]

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from .bot import ActionStats, MctsBot, SearchBot, SearchConfig, SearchResult
+from .bot import ActionStats, MctsBot, SearchBot, SearchConfig, SearchResult, attempt
 from .determinize import determinize, unseen_cards
 from .evaluation import LeafEvaluator, SoftmaxLeaf, outcome
 
@@ -22,6 +22,7 @@ __all__ = [
     "SearchConfig",
     "SearchResult",
     "SoftmaxLeaf",
+    "attempt",
     "determinize",
     "outcome",
     "unseen_cards",

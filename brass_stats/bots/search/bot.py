@@ -34,6 +34,7 @@ from typing import Any
 
 from ...engine.actions import Action, Sell
 from ...engine.legal import legal_actions as all_legal_actions
+from ...engine.policy import STRICT, ChoicePolicy
 from ...engine.state import GameState
 from ...engine.turn import apply_action
 from ...errors import IllegalAction
@@ -239,7 +240,7 @@ class _Search:
             _, child, action = select(node, candidates, keys, self.seats, cfg.c_ucb)
             before = state.dcm_drawn
             if node is self.root:
-                after = _attempt(state, action)
+                after = attempt(state, action)
             else:
                 try:
                     after = apply_action(state, action)[0]
@@ -308,18 +309,23 @@ class _Search:
         return SearchResult(seat, best, tuple(order), simulations, seconds, self.root.means(), self.recovered)
 
 
-def _attempt(state: GameState, action: Action) -> GameState:
-    """``action`` applied, as the player would attempt it at the table: a forced Lancashire Sell whose
+def attempt(state: GameState, action: Action, policy: ChoicePolicy = STRICT) -> GameState:
+    """``action`` applied, as the player would attempt it at the table: a Lancashire Sell whose
     Distant Cotton Market sale closes the market in this determinization stops there (the later
-    sales cannot happen), as it would have if the tiles had been these."""
+    sales cannot happen), as it would have if the tiles had been these.
+
+    An action taken from the true position (a forced candidate, or the action a recorded player chose)
+    may depend on the face-down tiles' order, which a determinization shuffles; every other
+    :class:`~brass_stats.errors.IllegalAction` is raised as it is.
+    """
     try:
-        return apply_action(state, action)[0]
+        return apply_action(state, action, policy)[0]
     except IllegalAction:
         if not isinstance(action, Sell) or len(action.sales) < 2:
             raise
         for k in range(len(action.sales) - 1, 0, -1):
             try:
-                return apply_action(state, Sell(action.player, action.card, action.sales[:k]))[0]
+                return apply_action(state, Sell(action.player, action.card, action.sales[:k]), policy)[0]
             except IllegalAction:
                 continue
         raise
