@@ -9,9 +9,10 @@ the focus bot's win rate (a shared first place counts as a fraction) with its 95
 the mean VP of the winner, and the focus bot's CPU seconds per decision (decisions with one legal
 action included; CPU rather than wall time, so that a busy machine does not inflate it).
 
-Bots: ``random``, ``greedy``, ``mcts`` (default budget) or ``mcts:KEY=VALUE:...`` with the
-:class:`~brass_stats.bots.search.SearchBot` knobs (``sims``, ``seconds``, ``c_ucb``, ``pw_c``,
-``pw_alpha``, ``rollout_depth``, ``max_depth``) and ``temp`` (the leaf softmax temperature).
+Bots are given by spec (:mod:`brass_stats.bots.specs`): ``random``, ``greedy``, ``mcts`` (default
+budget) or ``mcts:KEY=VALUE:...`` with the :class:`~brass_stats.bots.search.SearchBot` knobs
+(``sims``, ``seconds``, ``c_ucb``, ``pw_c``, ``pw_alpha``, ``rollout_depth``, ``max_depth``) and
+``temp`` (the leaf softmax temperature).
 Example (the numbers in the docs)::
 
     python benchmarks/bench_strength.py --games 40 --players 2 --editions birmingham,lancashire \\
@@ -35,33 +36,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from brass_stats.bots import Agent, RandomBot, play_game
-from brass_stats.bots.greedy import GreedyBot
-from brass_stats.bots.search import SearchBot, SoftmaxLeaf
+from brass_stats.bots import Agent, play_game
 from brass_stats.bots.selfplay import game_seed
+from brass_stats.bots.specs import make_bot
 from brass_stats.engine import apply_action, new_game
 from brass_stats.engine.scoring import standings
 from brass_stats.engine.state import GameState
-
-SEARCH_KNOBS = {"c_ucb": float, "pw_c": float, "pw_alpha": float, "rollout_depth": int, "max_depth": int}
-
-
-def make_bot(spec: str) -> Agent:
-    """A bot from its spec (see the module docstring)."""
-    name, *parts = spec.split(":")
-    if name == "random":
-        return RandomBot()
-    if name == "greedy":
-        return GreedyBot()
-    if name != "mcts":
-        raise ValueError(f"unknown bot {spec!r}")
-    kv = dict(p.split("=", 1) for p in parts)
-    sims = int(kv.pop("sims")) if "sims" in kv else (None if "seconds" in kv else 200)
-    seconds = float(kv.pop("seconds")) if "seconds" in kv else None
-    greedy = GreedyBot()
-    leaf = SoftmaxLeaf(float(kv.pop("temp")), greedy) if "temp" in kv else None
-    knobs: dict[str, Any] = {k: SEARCH_KNOBS[k](v) for k, v in kv.items()}
-    return SearchBot(simulations=sims, seconds=seconds, leaf=leaf, greedy=greedy, **knobs)
 
 
 class Timed:

@@ -14,7 +14,6 @@ from click.testing import CliRunner
 from brass_stats.bots import Agent, RandomBot, play_game
 from brass_stats.bots.greedy import GreedyBot, Weights, evaluate, explain
 from brass_stats.bots.selfplay import (
-    BOTS,
     SelfPlayError,
     game_path,
     game_seed,
@@ -22,6 +21,7 @@ from brass_stats.bots.selfplay import (
     play_selfplay_game,
     seat_bots,
 )
+from brass_stats.bots.specs import BOTS
 from brass_stats.cli import main
 from brass_stats.cli.selfplay import selfplay_command
 from brass_stats.engine import SeededChance, apply_action, new_game

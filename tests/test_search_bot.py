@@ -14,7 +14,7 @@ from brass_stats.bots.greedy import GreedyBot
 from brass_stats.bots.search import SearchBot, SearchResult, SoftmaxLeaf, determinize, outcome, unseen_cards
 from brass_stats.bots.search.candidates import board_key, knowable, rank
 from brass_stats.bots.search.tree import Node, select, widen
-from brass_stats.bots.selfplay import BOTS
+from brass_stats.bots.specs import BOTS
 from brass_stats.engine import SeededChance, apply_action, new_game
 from brass_stats.engine.actions import action_from_json
 from brass_stats.engine.legal import legal_actions

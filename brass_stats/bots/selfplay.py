@@ -9,7 +9,8 @@ language. The game seed drives the deal (see ``docs/log-format.md``) and the
 bots' random choices (:func:`~brass_stats.bots.play_game`).
 
 Bots are given to seats in order and repeated as needed: ``bots=["greedy",
-"random"]`` with 3 players seats ``greedy-0``, ``random-1``, ``greedy-2``.
+"random"]`` with 3 players seats ``greedy-0``, ``random-1``, ``greedy-2``. A bot is named by its
+spec (:mod:`brass_stats.bots.specs`), knobs included: ``mcts:sims=25``, ``greedy:explore=0.1``.
 Each log records its provenance in ``source`` and the final standings in
 ``result`` (checked again by ``brass-stats validate``). Files are named
 ``<edition>-<players>p-<seed>-<i:05d>.json`` (e.g. ``birmingham-4p-1-00000.json``); a
@@ -28,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import os
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
@@ -38,11 +39,9 @@ from ..engine.scoring import standings
 from ..engine.setup import new_game
 from ..engine.turn import apply_action
 from ..log.format import GameLog
-from . import Agent, RandomBot, play_game
-from .greedy import GreedyBot
-from .search import MctsBot
+from . import play_game
+from .specs import check_spec, make_bot
 
-BOTS: dict[str, Callable[[], Agent]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MctsBot}
 GENERATOR = "brass-stats selfplay"
 
 
@@ -56,9 +55,8 @@ def seat_bots(bots: Sequence[str], players: int) -> list[str]:
     """Bot names per seat: ``bots`` in order, repeated as needed."""
     if not bots:
         raise ValueError("at least one bot is needed")
-    unknown = [b for b in bots if b not in BOTS]
-    if unknown:
-        raise ValueError(f"unknown bot(s) {', '.join(unknown)}; known: {', '.join(sorted(BOTS))}")
+    for b in bots:
+        check_spec(b)
     if not 2 <= players <= 4:
         raise ValueError(f"a game has 2 to 4 players, not {players}")
     return [bots[i % len(bots)] for i in range(players)]
@@ -77,7 +75,7 @@ def play_selfplay_game(seed: int, index: int, bots: Sequence[str], edition: str 
     """Play game ``index`` of the corpus ``seed`` with one bot name per seat; the log carries source and result."""
     gseed = game_seed(seed, index)
     names = [f"{b}-{i}" for i, b in enumerate(bots)]
-    log = play_game([BOTS[b]() for b in bots], seed=gseed, names=names, edition=edition)
+    log = play_game([make_bot(b) for b in bots], seed=gseed, names=names, edition=edition)
     state = new_game(names, log.chance_source(), log.rules(), log.options)
     for a in log.actions:
         state, _ = apply_action(state, a)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import click
 
-from ..bots.selfplay import BOTS, SelfPlayError, game_seed, generate, seat_bots
+from ..bots.selfplay import SelfPlayError, game_seed, generate, seat_bots
+from ..bots.specs import BOTS, check_spec
 from ..exitcodes import FAILED
 from .common import fail
 from .output import emit, format_option
@@ -16,11 +17,13 @@ from .output import emit, format_option
 
 def _bot_list(ctx: click.Context, param: click.Parameter, value: str) -> list[str]:
     names = [b.strip() for b in value.split(",") if b.strip()]
-    unknown = [b for b in names if b not in BOTS]
-    if not names or unknown:
-        raise click.BadParameter(
-            f"unknown bot(s) {', '.join(unknown) or '(none given)'}; known: {', '.join(sorted(BOTS))}"
-        )
+    if not names:
+        raise click.BadParameter(f"no bot given; known: {', '.join(sorted(BOTS))}")
+    for name in names:
+        try:
+            check_spec(name)
+        except ValueError as e:
+            raise click.BadParameter(str(e)) from None
     return names
 
 
@@ -34,7 +37,10 @@ def _bot_list(ctx: click.Context, param: click.Parameter, value: str) -> list[st
     default="greedy",
     show_default=True,
     callback=_bot_list,
-    help=f"Comma-separated bots given to seats in order, repeated as needed ({', '.join(sorted(BOTS))}).",
+    help=(
+        f"Comma-separated bots given to seats in order, repeated as needed ({', '.join(sorted(BOTS))}), "
+        "each with optional :KEY=VALUE knobs, e.g. mcts:sims=25 or greedy:explore=0.1 (docs/bots.md)."
+    ),
 )
 @click.option(
     "--out", "-o", "out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Output directory."

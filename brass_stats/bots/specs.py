@@ -1,0 +1,116 @@
+"""Bots named by a short text spec, as the command line and the benchmarks give them.
+
+A spec is a bot's name, optionally followed by ``:KEY=VALUE`` knobs:
+
+* ``random``: :class:`~brass_stats.bots.RandomBot`;
+* ``greedy``: :class:`~brass_stats.bots.greedy.GreedyBot`; ``greedy:explore=P`` plays a random legal
+  action (as ``random`` would) with probability ``P`` and greedy's otherwise
+  (:class:`ExploringBot`: self-play that reaches positions greedy play never does);
+* ``mcts``: :class:`~brass_stats.bots.search.SearchBot` at its default budget; knobs ``sims``
+  (simulations per decision), ``seconds`` (a time budget: not reproducible), ``c_ucb``, ``pw_c``,
+  ``pw_alpha``, ``rollout_depth``, ``max_depth`` and ``temp`` (the leaf softmax temperature).
+
+>>> make_bot("mcts:sims=25").config.simulations
+25
+>>> make_bot("greedy:explore=0.1").rate
+0.1
+>>> check_spec("greedy:depth=2")
+Traceback (most recent call last):
+...
+ValueError: bot 'greedy:depth=2': unknown knob 'depth' (greedy knows: explore)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..engine.actions import Action
+from ..engine.state import GameState
+from . import Agent, RandomBot
+from .greedy import GreedyBot
+from .search import SearchBot, SoftmaxLeaf
+
+BOTS: dict[str, Callable[[], Agent]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": SearchBot}
+"""The bots by name, as made without knobs (a registry: add your own)."""
+
+
+class ExploringBot:
+    """Greedy play with a share of random actions: with probability ``rate`` a decision is
+    :class:`~brass_stats.bots.RandomBot`'s, otherwise :class:`~brass_stats.bots.greedy.GreedyBot`'s.
+
+    The win-probability model learns from such games what happens after actions a greedy player never
+    takes (the actions a review has to judge)."""
+
+    def __init__(self, rate: float) -> None:
+        if not 0.0 <= rate <= 1.0:
+            raise ValueError(f"explore must be between 0 and 1, not {rate}")
+        self.rate = rate
+        self.name = f"greedy-explore-{rate:g}"
+        self.greedy = GreedyBot()
+        self.random = RandomBot()
+
+    def choose(self, state: GameState, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        if rng.random() < self.rate:
+            return self.random.choose(state, legal_actions, rng)
+        return self.greedy.choose(state, legal_actions, rng)
+
+
+_SEARCH_KNOBS: dict[str, Callable[[str], Any]] = {
+    "sims": int,
+    "seconds": float,
+    "c_ucb": float,
+    "pw_c": float,
+    "pw_alpha": float,
+    "rollout_depth": int,
+    "max_depth": int,
+    "temp": float,
+}
+_KNOBS: dict[str, dict[str, Callable[[str], Any]]] = {
+    "random": {},
+    "greedy": {"explore": float},
+    "mcts": _SEARCH_KNOBS,
+}
+
+
+def _parse(spec: str) -> tuple[str, dict[str, Any]]:
+    name, *parts = spec.strip().split(":")
+    if name not in BOTS:
+        raise ValueError(f"unknown bot {spec!r}; known: {', '.join(sorted(BOTS))} (with :KEY=VALUE knobs)")
+    knobs: dict[str, Any] = {}
+    for part in parts:
+        key, eq, value = part.partition("=")
+        if not eq:
+            raise ValueError(f"bot {spec!r}: a knob is KEY=VALUE, not {part!r}")
+        if key not in _KNOBS.get(name, {}):
+            known = ", ".join(_KNOBS.get(name, {})) or "none"
+            raise ValueError(f"bot {spec!r}: unknown knob {key!r} ({name} knows: {known})")
+        try:
+            knobs[key] = _KNOBS[name][key](value)
+        except ValueError:
+            raise ValueError(f"bot {spec!r}: {key} must be a number, not {value!r}") from None
+    return name, knobs
+
+
+def make_bot(spec: str) -> Agent:
+    """A new bot from its spec (see the module docstring); :class:`ValueError` names what is wrong."""
+    name, knobs = _parse(spec)
+    if not knobs:
+        return BOTS[name]()
+    if name == "greedy":
+        return ExploringBot(knobs["explore"])
+    sims = knobs.pop("sims", None if "seconds" in knobs else 200)
+    seconds = knobs.pop("seconds", None)
+    greedy = GreedyBot()
+    leaf = SoftmaxLeaf(knobs.pop("temp"), greedy) if "temp" in knobs else None
+    return SearchBot(simulations=sims, seconds=seconds, leaf=leaf, greedy=greedy, **knobs)
+
+
+def check_spec(spec: str) -> str:
+    """``spec`` unchanged if it names a bot that can be made, else :class:`ValueError`."""
+    make_bot(spec)
+    return spec
+
+
+__all__ = ["BOTS", "ExploringBot", "check_spec", "make_bot"]
