@@ -35,34 +35,17 @@ import numpy as np
 from brass_stats.analysis.win_probability import default_model
 from brass_stats.analysis.win_probability.model import SHIPPED
 from brass_stats.analysis.win_probability.training import (
-    EDITIONS,
-    PLAYER_COUNTS,
     Positions,
     calibration_bins,
+    corpus_paths,
     held_out,
     load_positions,
     rebuild,
     score,
 )
-from brass_stats.bots.selfplay import game_path, generate
 from brass_stats.presentation.calibration import reliability_chart
 
 PACKAGE = "brass_stats.analysis.win_probability"
-
-
-def corpus_paths(folder: Path, games: int, seed: int, workers: int) -> list[Path]:
-    """The corpus's game files (made when missing, as ``training.rebuild`` makes them)."""
-    paths: list[Path] = []
-    for edition in EDITIONS:
-        for n in PLAYER_COUNTS:
-            sub = folder / f"{edition}-{n}p"
-            wanted = [game_path(sub, seed, i, n, edition) for i in range(games)]
-            if not all(p.exists() for p in wanted):
-                generate(
-                    games, n, seed, ["greedy"], sub, workers=workers, progress=False, edition=edition, overwrite=True
-                )
-            paths += wanted
-    return paths
 
 
 def groups(positions: Positions, probs: list[list[float]]) -> dict[str, list[int]]:
@@ -77,6 +60,7 @@ def groups(positions: Positions, probs: list[list[float]]) -> dict[str, list[int
             (2, f"stage: {quarter * 25}-{quarter * 25 + 25}%"),
             (3, f"players: {len(rows)}"),
             (4, f"edition: {edition}"),
+            (5, f"bots: {positions.bots[i]}"),
         ):
             if name not in out:
                 out[name] = []

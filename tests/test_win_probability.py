@@ -119,3 +119,20 @@ def test_scores_of_the_uniform_guess_are_the_baseline_and_calibration_is_measure
     # pairs predicted 0.9 happen half the time, pairs predicted 0.1 half the time: 0.4 off each
     assert sure.ece == pytest.approx(0.4)
     assert sure.log_loss == pytest.approx(-(math.log(0.9) + math.log(0.1)) / 2)
+
+
+def test_the_corpus_has_each_kind_of_game_in_its_own_folder_with_its_own_seeds(tmp_path) -> None:
+    recipes = (T.Recipe("greedy", ("greedy",), 1.0, 0), T.Recipe("explore", ("greedy:explore=0.5",), 0.5, 1))
+    paths = T.corpus_paths(tmp_path, games=2, seed=5, recipes=recipes)
+    assert len(paths) == 6 * (2 + 1) and all(p.exists() for p in paths)
+    assert paths[0].name == "birmingham-2p-5-00000.json" and paths[0].parent.name == "birmingham-2p"
+    explore = [p for p in paths if p.parent.name.endswith("-explore")]
+    assert [p.name for p in explore][:2] == ["birmingham-2p-6-00000.json", "birmingham-3p-6-00000.json"]
+    assert bs.load(explore[0]).source["bots"] == ["greedy:explore=0.5"] * 2
+    stamps = [p.stat().st_mtime_ns for p in paths]
+    assert T.corpus_paths(tmp_path, games=2, seed=5, recipes=recipes) == paths  # made once, then found
+    assert [p.stat().st_mtime_ns for p in paths] == stamps
+    positions = T.load_positions([paths[0], explore[0]])
+    assert set(positions.bots) == {"greedy", "greedy:explore=0.5"}
+    assert T.RECIPES[0].folder("c", "lancashire", 3).name == "lancashire-3p"
+    assert [r.games(150) for r in T.RECIPES] == [150, 150, 38]

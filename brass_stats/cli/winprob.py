@@ -25,7 +25,11 @@ def winprob_group() -> None:
     help="Folder of the self-play training games: made there unless its games are already there.",
 )
 @click.option(
-    "--games", type=click.IntRange(min=1), default=150, show_default=True, help="Games per edition and player count."
+    "--games",
+    type=click.IntRange(min=1),
+    default=150,
+    show_default=True,
+    help="Greedy games per edition and player count (the other kinds scale with it: docs/analysis.md).",
 )
 @click.option("--seed", type=click.IntRange(min=0), default=11, show_default=True, help="Seed of the self-play corpus.")
 @click.option(
@@ -40,7 +44,8 @@ def winprob_group() -> None:
 @format_option()
 def train_command(corpus_dir: Path, games: int, seed: int, workers: int | None, out: Path | None, fmt: str) -> None:
     """Rebuild the win-probability model from scratch: self-play games (both editions, 2-4 players,
-    greedy bots, fixed seeds), LightGBM trained on about 4 games in 5, and its scores on the others.
+    fixed seeds; greedy bots, greedy bots that play a random action one time in ten, and search bots),
+    LightGBM trained on about 4 games in 5, and its scores on the others.
 
     Prints the held-out scores per group (overall, per era, per stage of the game, per player count):
     log loss and Brier score beside the 1/N baseline's, and the expected calibration error. The shipped

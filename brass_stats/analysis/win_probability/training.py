@@ -1,9 +1,11 @@
 """Rebuild the win-probability model from scratch: self-play corpus, positions, LightGBM, held-out report.
 
-The corpus is made of self-play games with fixed seeds (:func:`make_corpus`), both editions and 2-4
-players; every position after every action of a game becomes one training row per seat, labelled with
-that seat's share of the game's win. Games (never positions) are split into training and held-out sets
-by a hash of the file name, so no game is on both sides.
+The corpus is made of self-play games with fixed seeds, both editions and 2-4 players, in three kinds
+(:data:`RECIPES`): greedy bots; greedy bots that play a random action one time in ten (positions greedy
+play never reaches, as a review must judge); and search bots. Every position after every action of a
+game becomes one training row per seat, labelled with that seat's share of the game's win. Games (never
+positions) are split into training and held-out sets by a hash of the file name, so no game is on both
+sides.
 """
 
 from __future__ import annotations
@@ -42,21 +44,63 @@ PARAMS: dict[str, Any] = {
 ROUNDS = 150
 
 
-def make_corpus(
-    out_dir: str | Path,
-    games: int,
-    seed: int = 2026,
-    bots: Sequence[str] = ("greedy",),
+@dataclass(frozen=True)
+class Recipe:
+    """One kind of corpus game: the bots (specs, every seat), the share of ``games`` per edition and
+    player count, and the corpus seed's offset (so each kind has its own seeds)."""
+
+    name: str
+    bots: tuple[str, ...]
+    share: float
+    seed_offset: int
+
+    def games(self, games: int) -> int:
+        return max(1, round(games * self.share))
+
+    def folder(self, corpus_dir: str | Path, edition: str, players: int) -> Path:
+        suffix = "" if self.name == "greedy" else f"-{self.name}"
+        return Path(corpus_dir) / f"{edition}-{players}p{suffix}"
+
+
+RECIPES: tuple[Recipe, ...] = (
+    Recipe("greedy", ("greedy",), 1.0, 0),
+    Recipe("explore", ("greedy:explore=0.1",), 1.0, 1),
+    Recipe("search", ("mcts:sims=25",), 0.25, 2),
+)
+"""The shipped model's corpus: with ``games=150`` and ``seed=11``, 150 greedy games (seed 11), 150
+exploring greedy games (seed 12) and 38 search-bot games at 25 simulations a decision (seed 13) per
+edition and player count."""
+
+
+def corpus_paths(
+    corpus_dir: str | Path,
+    games: int = 150,
+    seed: int = 11,
     workers: int | None = 1,
-    editions: Sequence[str] = EDITIONS,
-    player_counts: Sequence[int] = PLAYER_COUNTS,
+    recipes: Sequence[Recipe] = RECIPES,
 ) -> list[Path]:
-    """``games`` self-play games per edition and player count, in ``out_dir/<edition>-<n>p/``."""
+    """The corpus's game files, made in ``corpus_dir`` where missing (each kind of game in its own
+    folder, ``<edition>-<n>p[-<kind>]``); byte for byte the same whoever makes them."""
     paths: list[Path] = []
-    for edition in editions:
-        for n in player_counts:
-            folder = Path(out_dir) / f"{edition}-{n}p"
-            paths += generate(games, n, seed, list(bots), folder, workers=workers, progress=False, edition=edition)
+    for recipe in recipes:
+        for edition in EDITIONS:
+            for n in PLAYER_COUNTS:
+                sub = recipe.folder(corpus_dir, edition, n)
+                count, corpus_seed = recipe.games(games), seed + recipe.seed_offset
+                wanted = [game_path(sub, corpus_seed, i, n, edition) for i in range(count)]
+                if not all(p.exists() for p in wanted):
+                    generate(
+                        count,
+                        n,
+                        corpus_seed,
+                        list(recipe.bots),
+                        sub,
+                        workers=workers,
+                        progress=False,
+                        edition=edition,
+                        overwrite=True,
+                    )
+                paths += wanted
     return paths
 
 
@@ -75,12 +119,14 @@ class Positions:
     era: list[str] = field(default_factory=list)
     stage: list[float] = field(default_factory=list)
     game: list[int] = field(default_factory=list)
+    bots: list[str] = field(default_factory=list)  # the game's seats, e.g. "greedy" or "greedy, mcts"
 
     def add_game(self, log: GameLog, game: int) -> None:
         r = replay(log)
         if r.error is not None or not r.state.game_over:
             raise ValueError(f"game {game}: not a finished legal game")
         shares = final_shares(r.state)
+        bots = ", ".join(dict.fromkeys((log.source or {}).get("bots", ["unknown"])))
         for i in range(len(r.steps)):
             state = r.state_at(i)
             if state.game_over:
@@ -90,6 +136,7 @@ class Positions:
             self.era.append(state.era)
             self.stage.append(progress(state))
             self.game.append(game)
+            self.bots.append(bots)
 
     @property
     def sizes(self) -> list[int]:
@@ -175,6 +222,7 @@ def report(model: WinProbabilityModel, positions: Positions) -> dict[str, Scores
         quarter = min(int(stage * 4), 3)
         groups.setdefault(f"stage={quarter * 25}-{quarter * 25 + 25}%", []).append(i)
         groups.setdefault(f"players={len(probs[i])}", []).append(i)
+        groups.setdefault(f"bots={positions.bots[i]}", []).append(i)
     return {
         name: score([probs[i] for i in idx], [positions.labels[i] for i in idx]) for name, idx in sorted(groups.items())
     }
@@ -201,19 +249,11 @@ def rebuild(
     workers: int | None = 1,
     rounds: int = ROUNDS,
 ) -> Rebuilt:
-    """The shipped model from scratch: the self-play corpus (made in ``corpus_dir`` unless its games are
-    already there), positions, training on the training games, scores on the held-out games."""
-    folder = Path(corpus_dir)
-    paths: list[Path] = []
-    for edition in EDITIONS:
-        for n in PLAYER_COUNTS:
-            sub = folder / f"{edition}-{n}p"
-            wanted = [game_path(sub, seed, i, n, edition) for i in range(games)]
-            if not all(p.exists() for p in wanted):
-                generate(
-                    games, n, seed, ["greedy"], sub, workers=workers, progress=False, edition=edition, overwrite=True
-                )
-            paths += wanted
+    """The shipped model from scratch: the self-play corpus (:func:`corpus_paths`: made in ``corpus_dir``
+    unless its games are already there), positions, training on the training games, scores on the
+    held-out games. ``games`` is the number of greedy games per edition and player count; the other
+    kinds of game scale with it (:data:`RECIPES`)."""
+    paths = corpus_paths(corpus_dir, games, seed, workers)
     train_paths = [p for p in paths if not held_out(p)]
     test_paths = [p for p in paths if held_out(p)]
     if not train_paths or not test_paths:
