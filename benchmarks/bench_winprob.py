@@ -2,13 +2,14 @@
 
 Scores the shipped model (or, with ``--rebuild``, a model trained from scratch by
 :func:`brass_stats.analysis.win_probability.training.rebuild`) on the held-out games of the training
-corpus: ``--games`` greedy self-play games per edition and player count made with ``--seed`` (150 and
-11 for the shipped model), in ``--corpus DIR/<edition>-<n>p/``, made there first when missing. Games
+corpus made by :func:`~brass_stats.analysis.win_probability.training.corpus_paths` with ``--games``
+and ``--seed`` (150 and 11 for the shipped model: greedy, exploring greedy and search-bot games) in
+``--corpus DIR``, made there first when missing. Games
 are split by a hash of the file name (:func:`~brass_stats.analysis.win_probability.training.held_out`),
 so these games were never trained on. Every position after every action but the last is scored.
 
 It prints, per group (all; per era; per stage of the game, quarters of the round clock; per player
-count; per edition): positions, log loss and Brier score of the model and of the 1/N baseline (every
+count; per edition; per kind of game): positions, log loss and Brier score of the model and of the 1/N baseline (every
 seat 1/N), and the expected calibration error (10 equal-width bins over (position, seat) pairs). It
 writes the reliability plot (all, Canal Era, Rail Era) to ``--plot`` (default
 ``docs/images/winprob-reliability.png``)::
@@ -96,13 +97,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     positions = load_positions(paths)
     probs = model.predict_rows(np.vstack(positions.rows), positions.sizes)
     print(f"held-out: {len(paths)} games, {len(probs)} positions")
-    print(f"{'group':<18} {'positions':>9} {'log loss':>8} {'1/N':>6} {'Brier':>6} {'1/N':>6} {'ECE':>6}")
+    table = groups(positions, probs)
+    width = max(len(name) for name in table)
+    print(f"{'group':<{width}} {'positions':>9} {'log loss':>8} {'1/N':>6} {'Brier':>6} {'1/N':>6} {'ECE':>6}")
     rows = []
-    for name, idx in groups(positions, probs).items():
+    for name, idx in table.items():
         s = score([probs[i] for i in idx], [positions.labels[i] for i in idx])
         rows.append({"group": name, **{k: v for k, v in s.__dict__.items() if k != "bins"}, "bins": s.bins})
         print(
-            f"{name:<18} {s.positions:>9} {s.log_loss:>8.3f} {s.baseline_log_loss:>6.3f} "
+            f"{name:<{width}} {s.positions:>9} {s.log_loss:>8.3f} {s.baseline_log_loss:>6.3f} "
             f"{s.brier:>6.3f} {s.baseline_brier:>6.3f} {s.ece:>6.4f}"
         )
     series = {}
