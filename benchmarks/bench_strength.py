@@ -18,7 +18,9 @@ Example (the numbers in the docs)::
     python benchmarks/bench_strength.py --games 40 --players 2 --editions birmingham,lancashire \\
         --focus mcts:sims=100 --opponent greedy --workers 2
 
-Tune on other seeds (``--seed``) than the ones you report. ``--json FILE`` keeps the rows.
+Tune on other seeds (``--seed``) than the ones you report. ``--json FILE`` keeps the rows, with each
+game's share of the win, so that a row can be extended later with ``--first N`` (games ``N`` on) and
+the two pooled.
 """
 
 from __future__ import annotations
@@ -99,8 +101,10 @@ def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def run_row(edition: str, players: int, focus: str, opponent: str, games: int, seed: int, pool: Any) -> dict[str, Any]:
-    tasks = [(edition, players, focus, opponent, seed, i) for i in range(games)]
+def run_row(
+    edition: str, players: int, focus: str, opponent: str, games: int, seed: int, pool: Any, first: int = 0
+) -> dict[str, Any]:
+    tasks = [(edition, players, focus, opponent, seed, i) for i in range(first, first + games)]
     start = time.perf_counter()
     results: list[Game] = list(pool.imap(play_one, tasks) if pool is not None else map(play_one, tasks))
     wall = time.perf_counter() - start
@@ -123,6 +127,10 @@ def run_row(edition: str, players: int, focus: str, opponent: str, games: int, s
         "decisions": decisions,
         "wall_seconds": wall,
         "seed": seed,
+        "first": first,
+        "shares": [g.share for g in results],  # per game, to pool rows played over other game indices
+        "winning_vp": [g.winning_vp for g in results],
+        "cpu_seconds": sum(g.seconds for g in results),
     }
 
 
@@ -134,6 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--focus", action="append", help="focus bot spec (repeat for several rows; default mcts)")
     ap.add_argument("--opponent", default="greedy", help="the bot in every other seat")
     ap.add_argument("--seed", type=int, default=2026, help="corpus seed of the game seeds (default 2026)")
+    ap.add_argument("--first", type=int, default=0, help="index of the first game (to extend a row; default 0)")
     ap.add_argument("--workers", type=int, default=1, help="processes playing games in parallel")
     ap.add_argument("--json", help="write the rows to this file")
     args = ap.parse_args(argv)
@@ -148,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for edition in args.editions.split(","):
             for players in (int(p) for p in args.players.split(",")):
                 for spec in focus:
-                    row = run_row(edition, players, spec, args.opponent, args.games, args.seed, pool)
+                    row = run_row(edition, players, spec, args.opponent, args.games, args.seed, pool, args.first)
                     rows.append(row)
                     lo, hi = row["ci95"]
                     print(
