@@ -77,12 +77,13 @@ def corpus_paths(
     games: int = 150,
     seed: int = 11,
     workers: int | None = 1,
-    recipes: Sequence[Recipe] = RECIPES,
+    recipes: Sequence[Recipe] | None = None,
 ) -> list[Path]:
     """The corpus's game files, made in ``corpus_dir`` where missing (each kind of game in its own
-    folder, ``<edition>-<n>p[-<kind>]``); byte for byte the same whoever makes them."""
+    folder, ``<edition>-<n>p[-<kind>]``); byte for byte the same whoever makes them. ``recipes``:
+    :data:`RECIPES` unless given."""
     paths: list[Path] = []
-    for recipe in recipes:
+    for recipe in RECIPES if recipes is None else recipes:
         for edition in EDITIONS:
             for n in PLAYER_COUNTS:
                 sub = recipe.folder(corpus_dir, edition, n)
