@@ -8,10 +8,11 @@ import pytest
 from click.testing import CliRunner
 
 from brass_stats.bots import RandomBot, play_game
+from brass_stats.bots.exploring import ExploringBot
 from brass_stats.bots.greedy import GreedyBot
 from brass_stats.bots.search import SearchBot
 from brass_stats.bots.selfplay import play_selfplay_game, seat_bots
-from brass_stats.bots.specs import ExploringBot, check_spec, make_bot
+from brass_stats.bots.specs import check_spec, make_bot
 from brass_stats.cli import main
 from brass_stats.engine.legal import legal_actions
 from brass_stats.engine.setup import SeededChance, new_game

@@ -5,7 +5,8 @@ A spec is a bot's name, optionally followed by ``:KEY=VALUE`` knobs:
 * ``random``: :class:`~brass_stats.bots.RandomBot`;
 * ``greedy``: :class:`~brass_stats.bots.greedy.GreedyBot`; ``greedy:explore=P`` plays a random legal
   action (as ``random`` would) with probability ``P`` and greedy's otherwise
-  (:class:`ExploringBot`: self-play that reaches positions greedy play never does);
+  (:class:`~brass_stats.bots.exploring.ExploringBot`: self-play that reaches positions greedy play
+  never does);
 * ``mcts``: :class:`~brass_stats.bots.search.SearchBot` at its default budget; knobs ``sims``
   (simulations per decision), ``seconds`` (a time budget: not reproducible), ``c_ucb``, ``pw_c``,
   ``pw_alpha``, ``rollout_depth``, ``max_depth`` and ``temp`` (the leaf softmax temperature).
@@ -22,39 +23,16 @@ ValueError: bot 'greedy:depth=2': unknown knob 'depth' (greedy knows: explore)
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
-from ..engine.actions import Action
-from ..engine.state import GameState
 from . import Agent, RandomBot
+from .exploring import ExploringBot
 from .greedy import GreedyBot
 from .search import SearchBot, SoftmaxLeaf
 
 BOTS: dict[str, Callable[[], Agent]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": SearchBot}
 """The bots by name, as made without knobs (a registry: add your own)."""
-
-
-class ExploringBot:
-    """Greedy play with a share of random actions: with probability ``rate`` a decision is
-    :class:`~brass_stats.bots.RandomBot`'s, otherwise :class:`~brass_stats.bots.greedy.GreedyBot`'s.
-
-    The win-probability model learns from such games what happens after actions a greedy player never
-    takes (the actions a review has to judge)."""
-
-    def __init__(self, rate: float) -> None:
-        if not 0.0 <= rate <= 1.0:
-            raise ValueError(f"explore must be between 0 and 1, not {rate}")
-        self.rate = rate
-        self.name = f"greedy-explore-{rate:g}"
-        self.greedy = GreedyBot()
-        self.random = RandomBot()
-
-    def choose(self, state: GameState, legal_actions: Sequence[Action], rng: random.Random) -> Action:
-        if rng.random() < self.rate:
-            return self.random.choose(state, legal_actions, rng)
-        return self.greedy.choose(state, legal_actions, rng)
 
 
 _SEARCH_KNOBS: dict[str, Callable[[str], Any]] = {
@@ -113,4 +91,4 @@ def check_spec(spec: str) -> str:
     return spec
 
 
-__all__ = ["BOTS", "ExploringBot", "check_spec", "make_bot"]
+__all__ = ["BOTS", "check_spec", "make_bot"]
