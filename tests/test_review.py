@@ -7,6 +7,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from hidden_cards import hide_differently
 
 from brass_stats.analysis.review import (
     ActionReview,
@@ -20,7 +21,6 @@ from brass_stats.analysis.review import (
 from brass_stats.analysis.review.game import Reviewer, action_seed
 from brass_stats.bots import play_game
 from brass_stats.bots.greedy import GreedyBot
-from brass_stats.bots.search import unseen_cards
 from brass_stats.engine.actions import Pass
 from brass_stats.engine.legal import legal_actions
 from brass_stats.engine.policy import STRICT
@@ -149,26 +149,6 @@ def test_workers_give_the_same_review_as_one_process(game: GameLog) -> None:
 
 
 # -- fairness ------------------------------------------------------------------------------------------
-
-
-def hide_differently(state: GameState, seed: int) -> GameState:
-    """The same position with the cards its mover cannot see dealt differently (other hands, deck,
-    face-down discards, reserve) and another chance source (the Rail Era deal)."""
-    seat = state.current_player
-    assert seat is not None
-    new = state.copy()
-    pool = unseen_cards(state, seat)
-    random.Random(seed).shuffle(pool)
-    k = state.rules.face_down_discards if state.era == "canal" else 0
-    for p in new.players:
-        if p.seat != seat:
-            p.hand, pool = pool[: len(p.hand)], pool[len(p.hand) :]
-    for p in new.players:
-        p.discard, pool = pool[:k] + p.discard[k:], pool[k:]
-    new.deck, pool = pool[: len(new.deck)], pool[len(new.deck) :]
-    new.reserve = pool
-    new.chance = SeededChance(seed + 1)
-    return new
 
 
 @pytest.mark.parametrize(("seed", "edition", "index"), [(16, "birmingham", 30), (13, "lancashire", 40)])

@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hidden_cards import hide_differently
 
 from brass_stats.bots import play_game
 from brass_stats.bots.greedy import GreedyBot
@@ -35,28 +36,6 @@ def greedy_line(players: int, seed: int, actions: int, edition: str = "birmingha
 
 def summary(r: SearchResult) -> tuple[object, ...]:
     return r.best, r.simulations, r.value, tuple((s.action, s.visits, s.value, s.score, s.rank) for s in r.actions)
-
-
-def hide_differently(state: GameState, seed: int) -> GameState:
-    """The same position with the cards its mover cannot see moved around: the other players' hands,
-    the deck, the face-down discards and the reserve exchange cards; the Distant Cotton Market pile
-    and the chance source (the Rail Era deal) change too."""
-    seat = state.current_player
-    new = state.copy()
-    rng = random.Random(seed)
-    pool = unseen_cards(state, seat)  # type: ignore[arg-type]
-    rng.shuffle(pool)
-    k = state.rules.face_down_discards if state.era == "canal" else 0
-    for p in new.players:
-        if p.seat != seat:
-            p.hand, pool = pool[: len(p.hand)], pool[len(p.hand) :]
-    for p in new.players:
-        p.discard, pool = pool[:k] + p.discard[k:], pool[k:]
-    new.deck, pool = pool[: len(new.deck)], pool[len(new.deck) :]
-    new.reserve = pool
-    new.dcm_pile = list(reversed(new.dcm_pile))
-    new.chance = SeededChance(seed + 1)
-    return new
 
 
 @pytest.fixture(scope="module")
