@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import sys
 import tempfile
@@ -27,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from brass_stats.analysis.stats import wilson
 from brass_stats.bots.selfplay import generate
 from brass_stats.log.format import GameLog
 
@@ -39,16 +39,6 @@ def finals(paths: list[Path]) -> list[list[dict[str, Any]]]:
         assert result is not None, f"{p} has no result"
         out.append(sorted(result["final"], key=lambda r: r["seat"]))
     return out
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def timed_generate(

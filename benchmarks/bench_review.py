@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
 import random
 import sys
@@ -50,6 +49,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from brass_stats.analysis.review.game import DEFAULT_SIMULATIONS, Reviewer, review_game
+from brass_stats.analysis.stats import wilson
 from brass_stats.analysis.win_probability import final_shares
 from brass_stats.bots import Agent, play_game
 from brass_stats.bots.greedy import GreedyBot
@@ -71,16 +71,6 @@ KINDS = ("pass", "worst")
 WORST_TRIES = 24  # Rail Era positions tried per game for a 'worst' plant
 RESAMPLES = 3  # other decks on which a decisive replacement must also be decisive on average
 DECISIVE = 0.5  # the drop in the mover's share of the win that makes a replacement decisive
-
-
-def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of ``k`` successes in ``n`` trials."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _seed(*parts: object) -> int:

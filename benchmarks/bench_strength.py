@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
 import random
 import statistics
@@ -38,6 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from brass_stats.analysis.stats import wilson
 from brass_stats.bots import Agent, play_game
 from brass_stats.bots.selfplay import game_seed
 from brass_stats.bots.specs import make_bot
@@ -92,15 +92,6 @@ def _play_one(edition: str, players: int, focus: str, opponent: str, seed: int, 
     return Game(share, max(r.vp for r in ranks), timed.seconds, timed.decisions)
 
 
-def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion ``p`` observed over ``n`` trials."""
-    if n == 0:
-        return 0.0, 1.0
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def run_row(
     edition: str, players: int, focus: str, opponent: str, games: int, seed: int, pool: Any, first: int = 0
 ) -> dict[str, Any]:
@@ -110,7 +101,7 @@ def run_row(
     wall = time.perf_counter() - start
     wins = sum(g.share for g in results)
     rate = wins / games
-    lo, hi = wilson(rate, games)
+    lo, hi = wilson(wins, games)
     decisions = sum(g.decisions for g in results)
     return {
         "edition": edition,
