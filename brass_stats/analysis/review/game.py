@@ -207,17 +207,21 @@ class Reviewer:
         seeds = [(rng.getrandbits(64), rng.getrandbits(64)) for _ in range(SAMPLES)]  # (world, rest of turn)
         worlds = [determinize(state, seat, random.Random(w)) for w, _ in seeds]
         # whether the game ends before the mover moves again: public (the round clock), the same in every world
-        first = self._finish_turn(attempt(worlds[0], actions[0], self.policy), seat, random.Random(seeds[0][1]))
+        first_rng = random.Random(seeds[0][1])
+        first = self._finish_turn(attempt(worlds[0], actions[0], self.policy), seat, first_rng)
         final = first.game_over or (first.era == "rail" and first.is_last_round_of_era)
         if final:
             more = [(rng.getrandbits(64), rng.getrandbits(64)) for _ in range(END_SAMPLES - SAMPLES)]
             seeds += more
             worlds += [determinize(state, seat, random.Random(w)) for w, _ in more]
         totals = [0.0] * len(actions)
-        for world, (_, turn_seed) in zip(worlds, seeds, strict=True):
+        for w, (world, (_, turn_seed)) in enumerate(zip(worlds, seeds, strict=True)):
             for i, action in enumerate(actions):
-                turn_rng = random.Random(turn_seed)
-                after = self._finish_turn(attempt(world, action, self.policy), seat, turn_rng)
+                if w == i == 0:  # made above, with its generator where the turn left it
+                    after, turn_rng = first, first_rng
+                else:
+                    turn_rng = random.Random(turn_seed)
+                    after = self._finish_turn(attempt(world, action, self.policy), seat, turn_rng)
                 if final:
                     after = self._play_out(after, turn_rng)
                 totals[i] += self.model.predict(after)[seat]
