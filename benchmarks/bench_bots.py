@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from brass_stats.analysis.stats import wilson
+from brass_stats.analysis.statistics.win_rates import wilson
 from brass_stats.bots.selfplay import generate
 from brass_stats.log.format import GameLog
 

@@ -49,14 +49,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from brass_stats.analysis.review.game import DEFAULT_SIMULATIONS, Reviewer, review_game
-from brass_stats.analysis.stats import wilson
+from brass_stats.analysis.statistics.win_rates import wilson
 from brass_stats.analysis.win_probability import final_shares
 from brass_stats.bots import Agent, play_game
 from brass_stats.bots.greedy import GreedyBot
-from brass_stats.bots.search import SearchBot, determinize
+from brass_stats.bots.search import SearchBot
 from brass_stats.bots.search.candidates import board_key, rank
 from brass_stats.bots.selfplay import game_seed
 from brass_stats.engine.actions import Action, Pass
+from brass_stats.engine.information import determinize
 from brass_stats.engine.legal import legal_actions
 from brass_stats.engine.policy import STRICT
 from brass_stats.engine.state import GameState

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from brass_stats.analysis.stats import wilson
+from brass_stats.analysis.statistics.win_rates import wilson
 from brass_stats.bots import Agent, play_game
 from brass_stats.bots.selfplay import game_seed
 from brass_stats.bots.specs import make_bot

@@ -44,25 +44,30 @@ In Jupyter, a state or a replay left at the end of a cell draws the board and a 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from .engine.actions import Action
-from .engine.display import register as _register_drawing
 from .engine.policy import AS_PLAYED, STRICT, ChoicePolicy
-from .engine.rulebook import rule_text as _rule_text
 from .engine.state import GameState, Player
-from .errors import BrassError, IllegalAction, LogFormatError, set_rule_words
+from .errors import BrassError, IllegalAction, LogFormatError
 from .log.format import GameLog
 from .replay import Replay, Step
 from .samples import SAMPLES
 from .validation import Validation, validate
 
-# The facade wires what lower layers leave open: the rulebook's words for errors (errors.py sits below
-# the engine), and Jupyter's drawings of states and replays (the engine and the replay sit below the
-# presentation layer, imported only when Jupyter first draws something; see engine/display.py).
+# Jupyter draws a state (the board and a player table) and a replay (the final board and a move list)
+# with the presentation layer's drawings, registered with IPython's own display formatters for those
+# classes: the engine and the replay know nothing of drawing, and the presentation layer is imported
+# only when Jupyter first draws something.
+_DRAWINGS = (
+    ("text/html", "brass_stats.engine.state", "GameState", "state_html"),
+    ("image/svg+xml", "brass_stats.engine.state", "GameState", "board_svg"),
+    ("text/html", "brass_stats.replay", "Replay", "replay_html"),
+)
 
 
 def _notebook_drawing(name: str) -> Callable[[Any], str]:
@@ -75,10 +80,18 @@ def _notebook_drawing(name: str) -> Callable[[Any], str]:
     return drawing
 
 
-set_rule_words(_rule_text)
-for _kind, _name in (("state_html", "state_html"), ("state_svg", "board_svg"), ("replay_html", "replay_html")):
-    _register_drawing(_kind, _notebook_drawing(_name))
-del _kind, _name
+def _register_jupyter_drawings() -> None:
+    """Register the drawings with the running IPython shell, if there is one (nothing otherwise)."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is None:
+        return
+    formatters = shell.display_formatter.formatters
+    for mime, module, cls, name in _DRAWINGS:
+        formatters[mime].for_type_by_name(module, cls, _notebook_drawing(name))
+
+
+_register_jupyter_drawings()
 
 try:
     __version__: str = metadata.version("brass-stats")

@@ -7,23 +7,9 @@ read as a game; ``IllegalAction`` means it could, but an action breaks a rule
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-
-def _no_rule_words(rule: str, edition: str) -> str:
-    return ""
-
-
-# The words of each rule live in the engine's rulebook, a layer above this module (which imports
-# nothing from the package): the package's facade hands the rulebook's lookup in.
-_rule_words: Callable[[str, str], str] = _no_rule_words
-
-
-def set_rule_words(lookup: Callable[[str, str], str]) -> None:
-    """Let :attr:`IllegalAction.rule_text` read a rule's words with ``lookup(rule_id, edition)``."""
-    global _rule_words
-    _rule_words = lookup
+from .rulebook import rule_text
 
 
 class BrassError(Exception):
@@ -46,7 +32,7 @@ class LogFormatError(BrassError):
 
 
 class IllegalAction(BrassError):
-    """An action breaks a rule. ``rule`` is an id from :mod:`brass_stats.engine.rulebook`."""
+    """An action breaks a rule. ``rule`` is an id from :mod:`brass_stats.rulebook`."""
 
     def __init__(self, rule: str, message: str, **details: Any) -> None:
         super().__init__(message)
@@ -64,7 +50,7 @@ class IllegalAction(BrassError):
     @property
     def rule_text(self) -> str:
         """The rulebook's words for ``rule`` in ``edition`` (``""`` for an unknown rule id)."""
-        return _rule_words(self.rule, self.edition)
+        return rule_text(self.rule, self.edition)
 
     def __str__(self) -> str:
         where = []

@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from .engine.policy import AS_PLAYED, STRICT, ChoicePolicy, StrictPolicy
-from .engine.rulebook import RULES
 from .errors import IllegalAction, LogFormatError
 from .exitcodes import BAD_INPUT, FAILED, INTERNAL, OK
 from .log.format import GameLog
 from .replay import Replay
+from .rulebook import RULES
 
 MALFORMED = BAD_INPUT  # the name this module used before exitcodes existed
 

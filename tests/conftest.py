@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from brass_stats.log.brassbirmingham.records import convert_files
 from brass_stats.log.format import GameLog
-from brass_stats.log.quasrain import convert_files
 
 GOLDEN = Path(__file__).parent / "golden" / "quasrain"
 GOLDEN_GAMES = ("wq9gs6-2p", "gm7vza-4p")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from brass_stats.bots.search import unseen_cards
+from brass_stats.engine.information import unseen_cards
 from brass_stats.engine.setup import SeededChance
 from brass_stats.engine.state import GameState
 

@@ -34,15 +34,15 @@ from brass_stats.engine.legal import legal_actions
 from brass_stats.engine.resources import MARKET, MERCHANT
 from brass_stats.engine.turn import apply_action
 from brass_stats.errors import IllegalAction
-from brass_stats.log.format import GameLog
-from brass_stats.log.quasrain import (
+from brass_stats.log.brassbirmingham.deal import CardPlay, DealFollower, unshuffled_deck
+from brass_stats.log.brassbirmingham.records import (
     OLDER_SERVER_PRICES,
     QuasrainPolicy,
     chance_from_reconstruction,
     map_action,
     tables,
 )
-from brass_stats.log.quasrain_setup import CardPlay, DealFollower, unshuffled_deck
+from brass_stats.log.format import GameLog
 from brass_stats.replay import Replay
 
 

@@ -32,8 +32,8 @@ from dataclasses import fields
 from typing import Any, TypeVar
 
 from brass_stats.engine.actions import Action, Build, Develop, Loan, Network, Pass, Sale, Scout, Sell, Shortfall
-from brass_stats.engine.board import connected, connected_to_trade, network
 from brass_stats.engine.build import _virtual_link, slot_options
+from brass_stats.engine.connectivity import connected, connected_to_trade, network
 from brass_stats.engine.develop import developable
 from brass_stats.engine.loan import loan_allowed
 from brass_stats.engine.policy import BEER_SOURCE, FIRST_OPTION, ChoicePolicy

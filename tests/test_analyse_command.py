@@ -14,8 +14,8 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from brass_stats.analysis.accuracy import accuracy_band, player_accuracy
 from brass_stats.analysis.review import game_accuracy
+from brass_stats.analysis.statistics.accuracy import accuracy_band, player_accuracy
 from brass_stats.analysis.win_probability import WinProbabilityModel, training
 from brass_stats.cli import main
 from brass_stats.log.format import GameLog

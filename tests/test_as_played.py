@@ -26,15 +26,15 @@ from helpers import (
 from lancashire_helpers import fresh as lancashire_fresh
 from lancashire_helpers import to_rail_era as lancashire_rail_era
 
-from brass_stats.analysis.database import sample_games_dir
+from brass_stats.analysis.statistics.database import sample_games_dir
 from brass_stats.cli import main
 from brass_stats.engine import Build, Develop, Network, apply_action
 from brass_stats.engine.policy import AS_PLAYED, AS_PLAYED_RULES, STRICT, AsPlayedPolicy, FirstOptionPolicy
 from brass_stats.engine.state import GameState
 from brass_stats.errors import LogFormatError
+from brass_stats.log.brassbirmingham.departures import server_coal_end
+from brass_stats.log.brassbirmingham.records import QuasrainPolicy
 from brass_stats.log.format import GameLog
-from brass_stats.log.quasrain import QuasrainPolicy
-from brass_stats.log.quasrain_departures import server_coal_end
 from brass_stats.replay import Replay
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from brass_stats.engine import apply_action, new_game
-from brass_stats.engine.board import connected_to_trade, distances_from, network, trade_locations
+from brass_stats.engine.connectivity import connected_to_trade, distances_from, network, trade_locations
 from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.engine.state import GameState
 from brass_stats.log.format import GameLog

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import GOLDEN_GAMES, convert_golden
 
-from brass_stats.analysis.stats import DIMENSIONS
+from brass_stats.analysis.statistics.win_rates import DIMENSIONS
 from brass_stats.bots import RandomBot, play_game
 from brass_stats.cli import main
 from brass_stats.cli.report import report_command

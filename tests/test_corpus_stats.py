@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import binomtest
 
-from brass_stats.analysis.curves import compare_game, curves, describe_percentile, percentile_of
-from brass_stats.analysis.filters import CorpusFilter
-from brass_stats.analysis.stats import opening_sequences, openings, stats_by, wilson
-from brass_stats.analysis.strategy import classify_era, classify_strategy, strategies
+from brass_stats.analysis.statistics.curves import compare_game, curves, describe_percentile, percentile_of
+from brass_stats.analysis.statistics.filters import CorpusFilter
+from brass_stats.analysis.statistics.strategy import classify_era, classify_strategy, strategies
+from brass_stats.analysis.statistics.win_rates import opening_sequences, openings, stats_by, wilson
 from brass_stats.cli import main
 from brass_stats.engine.policy import AS_PLAYED
 
@@ -453,7 +453,7 @@ def _doc_table(heading: str) -> list[list[str]]:
 
 
 def test_the_documented_strategy_distribution_is_the_sample_corpus(tmp_path: Path) -> None:
-    from brass_stats.analysis.database import sample_games_dir
+    from brass_stats.analysis.statistics.database import sample_games_dir
     from brass_stats.storage import ingest
 
     db = tmp_path / "sample.duckdb"

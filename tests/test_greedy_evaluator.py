@@ -29,7 +29,7 @@ from brass_stats.bots.greedy import (
 from brass_stats.bots.greedy.board_facts import _components
 from brass_stats.bots.greedy.bot import _board_key, _cards_key, _group_by_board
 from brass_stats.engine.actions import Action, Scout
-from brass_stats.engine.board import distances_from
+from brass_stats.engine.connectivity import distances_from
 from brass_stats.engine.legal import legal_actions
 from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.engine.setup import new_game

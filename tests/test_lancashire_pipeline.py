@@ -8,8 +8,8 @@ import duckdb
 import pytest
 from click.testing import CliRunner
 
-from brass_stats.analysis import games as A
-from brass_stats.analysis.stats import stats_by
+from brass_stats.analysis.statistics import breakdowns as A
+from brass_stats.analysis.statistics.win_rates import stats_by
 from brass_stats.cli import main
 from brass_stats.storage import ingest
 

@@ -1,6 +1,6 @@
 """Brass: Lancashire rules: turns, setup, building, resources, network, develop, loans, no scouting, the log.
 
-Every rule id of ``brass_stats/engine/rulebook_lancashire.json`` has a test named
+Every rule id of ``brass_stats/rulebook/lancashire.json`` has a test named
 ``test_lancashire_<rule id with dots as underscores>_...``; selling is in ``test_lancashire_sell.py`` and
 the ends of the eras and the options in ``test_lancashire_eras.py``.
 """
@@ -45,11 +45,11 @@ from brass_stats.engine import (
     new_game,
 )
 from brass_stats.engine.legal import legal_actions, try_action
-from brass_stats.engine.rulebook import RULEBOOKS
 from brass_stats.engine.scout import check_scout
 from brass_stats.engine.state import GameState
 from brass_stats.errors import IllegalAction
 from brass_stats.log.format import GameLog
+from brass_stats.rulebook import RULEBOOKS
 from brass_stats.validation import validate_log
 
 R = LANCASHIRE

@@ -1,9 +1,10 @@
 """The package's layers hold: checked over its import graph (grimp), not claimed.
 
 The layers, bottom first, are the ``layers`` contract of ``[tool.importlinter]`` in pyproject.toml
-(one list for import-linter and for these tests): base modules (errors, exit codes, generated code,
-the samples' path), rules data, engine, log, replay, validation, storage, bots, analysis,
-presentation, cli. The facade ``brass_stats/__init__.py`` sits above them all.
+(one list for import-linter and for these tests): base modules (the rulebook's words, exit codes,
+generated code, the samples' path), errors, task running (local processes or Dask), rules data,
+engine, log, replay, validation, storage, bots, analysis, presentation, cli. The facade
+``brass_stats/__init__.py`` sits above them all.
 
 * a module imports only its own layer or lower ones; a base module imports nothing from the package
   (every import counts: at the top, inside a function, under ``if TYPE_CHECKING:``);
@@ -79,8 +80,13 @@ def _named(layer: int) -> str:
 
 
 def test_the_layers_are_read_from_pyproject() -> None:
-    assert LAYERS[0][:3] == ["brass_stats.errors", "brass_stats.exitcodes", "brass_stats.codegen"]
-    assert [layer[0] for layer in LAYERS[1:3]] == ["brass_stats.rules_data", "brass_stats.engine"]
+    assert LAYERS[0][:3] == ["brass_stats.rulebook", "brass_stats.exitcodes", "brass_stats.codegen"]
+    assert [layer[0] for layer in LAYERS[1:5]] == [
+        "brass_stats.errors",
+        "brass_stats.tasks",
+        "brass_stats.rules_data",
+        "brass_stats.engine",
+    ]
     assert LAYERS[-1] == ["brass_stats.cli"]
 
 

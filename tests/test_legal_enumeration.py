@@ -28,7 +28,7 @@ from helpers import fresh, pass_turns, place_tile, rule_of, set_income_space, se
 from brass_stats.bots import RandomBot, play_game
 from brass_stats.engine import STRICT, apply_action, new_game
 from brass_stats.engine.actions import Action, Build, Develop, Loan, Network, Pass, Sale, Scout, Sell, Shortfall
-from brass_stats.engine.board import network
+from brass_stats.engine.connectivity import network
 from brass_stats.engine.legal import WITH_MERCHANT_BEER, WITHOUT_MERCHANT_BEER, legal_actions
 from brass_stats.engine.policy import FIRST_OPTION
 from brass_stats.engine.sell_cotton import DISTANT_MARKET

@@ -34,8 +34,8 @@ from brass_stats.engine import (
     new_game,
 )
 from brass_stats.errors import LogFormatError
+from brass_stats.log.brassbirmingham.records import convert_files
 from brass_stats.log.format import GameLog
-from brass_stats.log.quasrain import convert_files
 from brass_stats.log.schema import schema
 from brass_stats.replay import Replay
 from brass_stats.rules_data import load_rules

@@ -12,7 +12,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from brass_stats.analysis.database import DEMO_DB, demo_database, repository_root, sample_games_dir
+from brass_stats.analysis.statistics.database import DEMO_DB, demo_database, repository_root, sample_games_dir
 from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.storage import ingest
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import GOLDEN
 
-from brass_stats.log.quasrain import ConversionError, convert, convert_files, tables
+from brass_stats.log.brassbirmingham.records import ConversionError, convert, convert_files, tables
 from brass_stats.rules_data import BIRMINGHAM
 
 REFERENCE = json.loads((GOLDEN / "reference-tables.json").read_text())

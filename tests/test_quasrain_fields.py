@@ -12,7 +12,7 @@ from helpers import clear_mat_below, fresh, give, place_tile, set_money
 
 from brass_stats.engine import apply_action
 from brass_stats.engine.actions import Build, Develop, Network, Sell
-from brass_stats.log.quasrain import ConversionError, QuasrainPolicy, convert
+from brass_stats.log.brassbirmingham.records import ConversionError, QuasrainPolicy, convert
 
 HAND4X = GOLDEN / "handmade" / "hand4x.record.json"
 

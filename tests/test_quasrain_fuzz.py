@@ -24,8 +24,8 @@ from fuzzing import every_place
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from brass_stats.log.brassbirmingham.records import ConversionError, convert
 from brass_stats.log.format import GameLog
-from brass_stats.log.quasrain import ConversionError, convert
 
 CAMPAIGN = os.environ.get("BRASS_FUZZ_EXAMPLES")
 FUZZ = settings(

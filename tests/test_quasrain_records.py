@@ -19,9 +19,9 @@ from quasrain_writer import AS_PLAYED_PLANS, PLANS, features, write
 
 from brass_stats.engine.actions import Build
 from brass_stats.engine.policy import AS_PLAYED
+from brass_stats.log.brassbirmingham.deal import canal_era_actions
+from brass_stats.log.brassbirmingham.records import convert, convert_files
 from brass_stats.log.format import GameLog
-from brass_stats.log.quasrain import convert, convert_files
-from brass_stats.log.quasrain_setup import canal_era_actions
 from brass_stats.replay import Replay, replay
 from brass_stats.rules_data import BIRMINGHAM
 

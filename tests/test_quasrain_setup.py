@@ -19,9 +19,7 @@ from test_golden_games import PUBLISHED
 
 from brass_stats.cli import main
 from brass_stats.engine.policy import AS_PLAYED
-from brass_stats.log.format import GameLog
-from brass_stats.log.quasrain import ConversionError, convert, convert_files, rebuild_setup
-from brass_stats.log.quasrain_setup import (
+from brass_stats.log.brassbirmingham.deal import (
     Mulberry32,
     canal_era_actions,
     first_difference,
@@ -30,6 +28,8 @@ from brass_stats.log.quasrain_setup import (
     to_uint32,
     unshuffled_deck,
 )
+from brass_stats.log.brassbirmingham.records import ConversionError, convert, convert_files, rebuild_setup
+from brass_stats.log.format import GameLog
 from brass_stats.replay import replay
 
 REFERENCE = json.loads((GOLDEN / "reference-tables.json").read_text())

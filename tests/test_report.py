@@ -20,8 +20,8 @@ from matplotlib.colors import to_rgb
 from matplotlib.container import BarContainer
 from review_helpers import better_than_played, first_of, hand_review
 
-from brass_stats.analysis import games as A
 from brass_stats.analysis.review import GameReview
+from brass_stats.analysis.statistics import breakdowns as A
 from brass_stats.cli import main
 from brass_stats.engine.actions import Build
 from brass_stats.engine.policy import AS_PLAYED
@@ -270,7 +270,7 @@ def test_report_fits_the_page_in_headless_chromium(game4: Path, tmp_path: Path) 
     from playwright.sync_api import sync_playwright
 
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    assert chromium, "Chromium is installed by .ci/run (apt-get install chromium)"
+    assert chromium, "Chromium is installed by tests/run.sh (apt-get install chromium)"
     names = ["Zoë Ångström-Weißmüller (très long nom)", "AI-1（jsb-v20260910）", "Łukasz Żółć", "Ann"]
     log = _renamed(game4, names, tmp_path / "gm7vza-4p.json")
     out = tmp_path / "report.html"

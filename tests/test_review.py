@@ -194,7 +194,7 @@ def test_a_sale_that_depends_on_the_distant_cotton_market_tiles_is_judged_in_eve
     """Lancashire: a Sell with a Distant Cotton Market sale before another sale was legal at the table
     only because the face-down tile kept the market open. In a sample of the hidden tiles where it
     closes, the judge attempts the Sell as the player would have: the sales stop where the market closes."""
-    from brass_stats.bots.search import determinize as true_determinize
+    from brass_stats.engine.information import determinize as true_determinize
     from brass_stats.engine.setup import new_game
     from brass_stats.rules_data import load_rules
 

@@ -303,12 +303,12 @@ def test_exit_statuses_are_documented_in_help_and_readme() -> None:
 
 
 def test_an_internal_error_exits_3_with_a_hint_and_no_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
-    from brass_stats.analysis import games
+    from brass_stats.analysis.statistics import breakdowns
 
     def broken(*args: Any, **kw: Any) -> Any:
         raise ZeroDivisionError("simulated bug")
 
-    monkeypatch.setattr(games, "vp_by_source", broken)
+    monkeypatch.setattr(breakdowns, "vp_by_source", broken)
     line = one_clear_line(run("vp", str(REAL)), exitcodes.INTERNAL)
     assert "internal error: ZeroDivisionError: simulated bug" in line and "please report" in line
 

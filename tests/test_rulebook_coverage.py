@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from brass_stats.engine.rulebook import ALL_RULE_IDS, RULEBOOKS
+from brass_stats.rulebook import ALL_RULE_IDS, RULEBOOKS
 
 TESTS = Path(__file__).parent
 

@@ -7,7 +7,7 @@ from conftest import convert_golden
 
 from brass_stats.engine import AS_PLAYED, STRICT, SeededChance, apply_action, new_game, standings
 from brass_stats.engine.actions import Build, Network, Sale, Scout, Sell, Shortfall
-from brass_stats.engine.board import network
+from brass_stats.engine.connectivity import network
 from brass_stats.engine.scoring import link_vp, score_era
 from brass_stats.engine.state import GameState, Tile
 from brass_stats.errors import AmbiguousChoice, IllegalAction

@@ -12,12 +12,13 @@ from hidden_cards import hide_differently
 
 from brass_stats.bots import play_game
 from brass_stats.bots.greedy import GreedyBot
-from brass_stats.bots.search import SearchBot, SearchResult, SoftmaxLeaf, determinize, outcome, unseen_cards
-from brass_stats.bots.search.candidates import board_key, knowable, rank
+from brass_stats.bots.search import SearchBot, SearchResult, SoftmaxLeaf, outcome
+from brass_stats.bots.search.candidates import board_key, rank
 from brass_stats.bots.search.tree import Node, select, widen
 from brass_stats.bots.specs import BOTS
 from brass_stats.engine import SeededChance, apply_action, new_game
 from brass_stats.engine.actions import action_from_json
+from brass_stats.engine.information import determinize, knowable, unseen_cards
 from brass_stats.engine.legal import legal_actions
 from brass_stats.engine.state import GameState
 from brass_stats.rules_data import load_rules

@@ -20,10 +20,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brass_stats.analysis.curves import band, curves, round_values
-from brass_stats.analysis.database import sample_games_dir
-from brass_stats.analysis.filters import CorpusFilter
-from brass_stats.analysis.stats import (
+from brass_stats.analysis.statistics.curves import band, curves, round_values
+from brass_stats.analysis.statistics.database import sample_games_dir
+from brass_stats.analysis.statistics.filters import CorpusFilter
+from brass_stats.analysis.statistics.strategy import (
+    INDUSTRY_GROUPS,
+    classify_era,
+    classify_eras,
+    classify_strategies,
+    classify_strategy,
+    vp_sources,
+)
+from brass_stats.analysis.statistics.win_rates import (
     DIMENSIONS,
     STATS_COLUMNS,
     _clean,
@@ -33,14 +41,6 @@ from brass_stats.analysis.stats import (
     player_games,
     stats_by,
     wilson,
-)
-from brass_stats.analysis.strategy import (
-    INDUSTRY_GROUPS,
-    classify_era,
-    classify_eras,
-    classify_strategies,
-    classify_strategy,
-    vp_sources,
 )
 from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.storage import ingest

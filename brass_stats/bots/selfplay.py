@@ -130,7 +130,7 @@ def generate(
     or, with ``skip_errors``, is left out of the corpus (and of the returned
     paths) with a :class:`RuntimeWarning`. Files that already exist raise :class:`FileExistsError`
     before any game is played, unless ``overwrite``. With ``cluster`` (``local[:N]`` or a Dask scheduler
-    address, see :mod:`brass_stats.storage.cluster`) the games are played on the cluster's workers, which
+    address, see :mod:`brass_stats.tasks.cluster`) the games are played on the cluster's workers, which
     write the same files (``out_dir`` must be a folder they all see).
     """
     if n_games < 0:
@@ -149,7 +149,7 @@ def generate(
     errors: dict[int, str] = {}
     description = f"{players}-player games ({', '.join(seats)})"
     if cluster is not None:
-        from ..storage.cluster import Cluster
+        from ..tasks.cluster import Cluster
 
         dask = Cluster(cluster)
         try:

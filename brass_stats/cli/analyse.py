@@ -103,7 +103,7 @@ def analyse_command(
     if store and corpus is None:
         raise click.UsageError("--store writes into a store: give --db FILE and/or --parquet DIR")
     if cluster is not None:
-        from ..storage.cluster import parse_cluster, require_dask
+        from ..tasks.cluster import parse_cluster, require_dask
 
         try:
             parse_cluster(cluster)

@@ -20,8 +20,8 @@ from typing import Any, NoReturn, TypeVar
 import click
 import duckdb
 
-from ..analysis.filters import SOURCES, CorpusFilter, parse_date
-from ..analysis.games import GameSource, open_game
+from ..analysis.statistics.breakdowns import GameSource, open_game
+from ..analysis.statistics.filters import SOURCES, CorpusFilter, parse_date
 from ..errors import BrassError
 from ..exitcodes import BAD_INPUT
 from ..log.format import PLAYABLE_EDITIONS
@@ -90,7 +90,7 @@ def connect_or_exit(ref: CorpusRef) -> duckdb.DuckDBPyConnection:
 
 
 def open_game_or_exit(game: str, corpus: CorpusRef | None) -> GameSource:
-    """:func:`~brass_stats.analysis.games.open_game` for commands: an error line and an exit status instead."""
+    """:func:`~brass_stats.analysis.statistics.breakdowns.open_game` for commands: errors as one line and a status."""
     try:
         if corpus is None:
             return open_game(game)
@@ -136,7 +136,7 @@ def corpus_filter_options(
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Click decorator: ``--edition``, ``--players``, ``--source``, ``--since``, ``--until``, ``--min-games``.
 
-    The wrapped command receives ``filters:`` :class:`~brass_stats.analysis.filters.CorpusFilter` and
+    The wrapped command receives ``filters:`` :class:`~brass_stats.analysis.statistics.filters.CorpusFilter` and
     ``min_games: int`` instead of the separate options. Without ``edition_and_players`` (a command that
     takes them from a game) the first two options are left out.
     """

@@ -10,9 +10,9 @@ from pathlib import Path
 import click
 import duckdb
 
-from ..analysis.database import DEMO_DB, build_demo_database, demo_game, real_game_winners, sample_games_dir
-from ..analysis.games import open_game
-from ..analysis.stats import as_percentages, corpus_summary, stats_by
+from ..analysis.statistics.breakdowns import open_game
+from ..analysis.statistics.database import DEMO_DB, build_demo_database, demo_game, real_game_winners, sample_games_dir
+from ..analysis.statistics.win_rates import as_percentages, corpus_summary, stats_by
 from ..exitcodes import FAILED
 from .common import fail
 from .output import emit, format_option, records

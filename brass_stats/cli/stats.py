@@ -17,11 +17,18 @@ import click
 import duckdb
 import pandas as pd
 
-from ..analysis import games as A
-from ..analysis.accuracy import player_accuracy
-from ..analysis.curves import CURVE_DIMENSIONS, METRIC_LABELS, METRICS, compare_game, comparison_sentences, curves
-from ..analysis.filters import CorpusFilter
-from ..analysis.stats import ANALYSIS_DIMENSIONS, DIMENSIONS, as_percentages, openings, stats_by
+from ..analysis.statistics import breakdowns as A
+from ..analysis.statistics.accuracy import player_accuracy
+from ..analysis.statistics.curves import (
+    CURVE_DIMENSIONS,
+    METRIC_LABELS,
+    METRICS,
+    compare_game,
+    comparison_sentences,
+    curves,
+)
+from ..analysis.statistics.filters import CorpusFilter
+from ..analysis.statistics.win_rates import ANALYSIS_DIMENSIONS, DIMENSIONS, as_percentages, openings, stats_by
 from ..errors import BrassError
 from ..exitcodes import BAD_INPUT
 from ..storage.corpus import CorpusRef

@@ -136,7 +136,7 @@ def ingest_command(
     if cluster is not None and workers is not None:
         raise click.UsageError("--workers is for local processes; with --cluster use local:N")
     if cluster is not None:
-        from ..storage.cluster import parse_cluster
+        from ..tasks.cluster import parse_cluster
 
         try:
             parse_cluster(cluster)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..errors import IllegalAction
 from ..rules_data import WILD_INDUSTRY, WILD_LOCATION, Location, Slot, card_industries, card_location
 from .actions import Build
-from .board import connected_to_trade, network
+from .connectivity import connected_to_trade, network
 from .policy import SLOT, ChoicePolicy, decide, depart
 from .resources import consume_coal, consume_iron, flip, spend
 from .state import Effect, GameState, Tile, new_effect

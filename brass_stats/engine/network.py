@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import IllegalAction
 from .actions import Network
-from .board import network
+from .connectivity import network
 from .policy import ChoicePolicy, depart
 from .resources import consume_beer, consume_coal, spend
 from .state import Effect, GameState, new_effect

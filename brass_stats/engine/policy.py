@@ -11,7 +11,7 @@ branches on "strict" or "lenient".
 * :data:`FIRST_OPTION` takes the first option in the engine's canonical order
   (closest first, then location and slot order). Useful for quick what-ifs.
 * Importers of other formats subclass :class:`ChoicePolicy` to reproduce how
-  that source chose (see :mod:`brass_stats.log.quasrain`).
+  that source chose (see :mod:`brass_stats.log.brassbirmingham.records`).
 * :data:`AS_PLAYED` (``--as-played``) also accepts a *stated* choice that breaks
   only one of :data:`AS_PLAYED_RULES` (a source-priority rule, the link-tile
   limit, or a price the log states in ``options.played_costs``): the engine

@@ -11,7 +11,7 @@ and trade reach on counters), held equal by ``tests/test_legal_reference.py``.
 from __future__ import annotations
 
 from ..errors import IllegalAction
-from .board import connected_to_trade, distances_from, slot_location
+from .connectivity import connected_to_trade, distances_from, slot_location
 from .policy import BEER_SOURCE, COAL_MINE, IRON_WORKS, ChoicePolicy, decide, depart
 from .state import Effect, GameState, Tile, new_effect
 

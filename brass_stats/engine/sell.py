@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..errors import IllegalAction
 from ..rules_data import SELLABLE
 from .actions import Sale, Sell
-from .board import connected, slot_location
+from .connectivity import connected, slot_location
 from .develop import developable, remove_for_develop
 from .policy import BONUS_DEVELOP, MERCHANT_TILE, ChoicePolicy, decide
 from .resources import MERCHANT, consume_beer, flip

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..errors import IllegalAction
 from .actions import Sale, Sell
-from .board import connected, connected_to_trade, slot_location
+from .connectivity import connected, connected_to_trade, slot_location
 from .policy import ChoicePolicy
 from .resources import flip
 from .state import GameState

@@ -9,7 +9,7 @@ shared player is copied first). :meth:`GameState.copy`, for look-ahead, shares o
 replaces rather than changes (the tile and merchant-space records, player mats, options, era boards);
 :meth:`GameState.independent_copy` (what ``Replay.state_at`` hands out) shares nothing one may change.
 Derived facts (who is connected to what) are cached per board version in
-:mod:`brass_stats.engine.board` and never recomputed while the board is unchanged.
+:mod:`brass_stats.engine.connectivity` and never recomputed while the board is unchanged.
 Copies of a state share those caches until one of them changes its board: a change
 replaces the changed state's cache dicts (never clears them), so what one copy adds
 to a shared cache is true for every state sharing it.
@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..codegen import shallow_copier
 from ..rules_data import IndustryLevel, RulesData
-from .display import draw
 
 if TYPE_CHECKING:
     from .setup import ChanceSource
@@ -249,12 +248,6 @@ class GameState:
         return f"{head}: {where}, {who} to move ({left} action{'s' if left != 1 else ''} left); " + (
             f"{self.action_count} actions taken>"
         )
-
-    def _repr_html_(self) -> str | None:
-        return draw("state_html", self)  # the board and a player table (see engine/display.py)
-
-    def _repr_svg_(self) -> str | None:
-        return draw("state_svg", self)
 
     def effect(self, kind: str, seat: int, amount: int, cause: str, **detail: Any) -> None:
         """Record one consequence of the current action (only when recording)."""

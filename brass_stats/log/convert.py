@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import BrassError
-from .quasrain import ConversionError, convert_files
+from .brassbirmingham.records import ConversionError, convert_files
 
 RECORD_SUFFIX = ".record.json"
 SETUP_SUFFIX = ".setup.json"

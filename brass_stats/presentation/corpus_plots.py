@@ -18,7 +18,7 @@ COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e
 
 
 def curves_chart(df: pd.DataFrame, by: Sequence[str], ylabel: str, title: str) -> Chart:
-    """``df``: :func:`brass_stats.analysis.curves.curves`; one mean line and interquartile band per bucket."""
+    """``df``: :func:`~brass_stats.analysis.statistics.curves.curves`; a mean line and quartile band per bucket."""
     fig, ax = new_chart(8, 4.5)
     groups = df.groupby(list(by), sort=False) if len(df) else []
     for i, (key, g) in enumerate(groups):
@@ -38,7 +38,7 @@ def curves_chart(df: pd.DataFrame, by: Sequence[str], ylabel: str, title: str) -
 
 
 def compare_chart(cmp: pd.DataFrame, ylabel: str, title: str) -> Chart:
-    """``cmp``: :func:`brass_stats.analysis.curves.compare_game`; the winners' band and each player's line."""
+    """``cmp``: :func:`~brass_stats.analysis.statistics.curves.compare_game`; winners' band, each player's line."""
     fig, ax = new_chart(8, 4.5)
     band = cmp.drop_duplicates("round").sort_values("round")
     ax.fill_between(
@@ -67,7 +67,7 @@ def compare_chart(cmp: pd.DataFrame, ylabel: str, title: str) -> Chart:
 def win_rate_chart(df: pd.DataFrame, dimension: str, title: str) -> Chart:
     """Win rate per bucket with its 95% Wilson interval, and the expected win rate as a reference line.
 
-    ``df``: :func:`brass_stats.analysis.stats.stats_by` for one dimension.
+    ``df``: :func:`brass_stats.analysis.statistics.win_rates.stats_by` for one dimension.
     """
     fig, ax = new_chart(8, 4)
     x = range(len(df))

@@ -1,6 +1,6 @@
 """What Jupyter shows for a game state or a replay: the board and a table of the players.
 
-``GameState._repr_html_``, ``GameState._repr_svg_`` and ``Replay._repr_html_`` call these, so
+Jupyter shows these for a game state and a replay (registered with IPython by the package facade), so
 a state or a replay left as the last expression of a cell draws itself.
 
 >>> from brass_stats.log.format import GameLog

@@ -97,7 +97,7 @@ def _era_boundary(ax: Axes, rounds: pd.DataFrame, x: str = "round") -> None:
 
 
 def income_chart(summary: pd.DataFrame) -> Chart:
-    """``summary``: :func:`brass_stats.analysis.games.round_summary`."""
+    """``summary``: :func:`brass_stats.analysis.statistics.breakdowns.round_summary`."""
     fig, ax = new_chart()
     for seat, g in summary.groupby("seat"):
         player_line(
@@ -121,7 +121,7 @@ def _tick_name(name: object, width: int = 14) -> str:
 
 
 def vp_breakdown_chart(by_source: pd.DataFrame) -> Chart:
-    """``by_source``: :func:`brass_stats.analysis.games.vp_by_source` (stacked bars per player).
+    """``by_source``: :func:`brass_stats.analysis.statistics.breakdowns.vp_by_source` (stacked bars per player).
 
     The legend reads top to bottom in the order the segments are stacked, top to bottom.
     """

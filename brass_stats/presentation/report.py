@@ -17,13 +17,13 @@ import duckdb
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ..analysis import games as A
+from ..analysis.statistics import breakdowns as A
 from ..engine.policy import AS_PLAYED
-from ..engine.rulebook import rule_text
 from ..engine.setup import new_game
 from ..engine.state import GameState, MerchantSpace
 from ..errors import BrassError
 from ..replay import Replay
+from ..rulebook import rule_text
 from ..rules_data import load_rules
 from . import plots
 from .evaluation import LABEL_COLOURS, largest_mistakes, points
@@ -125,7 +125,7 @@ def vp_sources_table(by_source: pd.DataFrame) -> pd.DataFrame:
 
 
 def vp_by_era_table(breakdown: pd.DataFrame) -> pd.DataFrame:
-    """:func:`~brass_stats.analysis.games.vp_breakdown` with one row per source, one column per player and era."""
+    """:func:`~brass_stats.analysis.statistics.breakdowns.vp_breakdown`: a row per source, a column per seat and era."""
     names = _unique_names(list(breakdown.drop_duplicates("seat")["name"]))
     seats = list(breakdown.drop_duplicates("seat")["seat"])
     by_seat = dict(zip(seats, names, strict=True))

@@ -27,10 +27,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..engine.rulebook import rule_text
 from ..engine.state import GameState
 from ..replay import Replay
 from ..replay.notation import move_list
+from ..rulebook import rule_text
 from .evaluation import viewer_review
 from .geometry import PLAYER_COLOURS, industry_name
 from .svg_board import board_parts, changes_of, esc, highlight_svg, join_parts, svg_open

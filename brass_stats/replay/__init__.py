@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.actions import Action
-from ..engine.display import draw
 from ..engine.policy import STRICT, ChoicePolicy
 from ..engine.scoring import Standing, standings
 from ..engine.setup import new_game
@@ -84,9 +83,6 @@ class Replay:
             top = min(self.standings(), key=lambda s: (s.rank, s.seat))
             return f"{head}{done}, finished: {_short(top.name)!r} wins with {top.vp} VP>"
         return f"{head}{done}, not finished>"
-
-    def _repr_html_(self) -> str | None:
-        return draw("replay_html", self)  # the final board and a move list (see engine/display.py)
 
     # -- stepping ------------------------------------------------------------
     def push(self, action: Action) -> Step:

@@ -26,8 +26,9 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ...bots.greedy import GreedyBot
-from ...bots.search import SearchBot, attempt, determinize
+from ...bots.search import SearchBot
 from ...engine.actions import Action
+from ...engine.information import attempt, determinize
 from ...engine.legal import legal_actions
 from ...engine.policy import AS_PLAYED, STRICT, ChoicePolicy
 from ...engine.state import GameState
@@ -307,7 +308,7 @@ def _run(
     model: WinProbabilityModel | None,
 ) -> Iterator[ActionReview]:
     if cluster is not None:
-        from ...storage.cluster import Cluster
+        from ...tasks.cluster import Cluster
 
         dask = Cluster(cluster)
         try:

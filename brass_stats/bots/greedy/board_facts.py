@@ -13,7 +13,7 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
-from ...engine.board import trade_locations
+from ...engine.connectivity import trade_locations
 from ...engine.state import GameState, Tile
 from ...rules_data import IndustryLevel, Location, RulesData
 from .evaluation import _EMPTY_SLOT_ICONS

@@ -70,7 +70,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...engine.board import distances_from, network, trade_locations
+from ...engine.connectivity import distances_from, network, trade_locations
 from ...engine.scoring import potential_vp
 from ...engine.sell_cotton import market_closed
 from ...engine.state import GameState

@@ -1,6 +1,5 @@
 """A search bot: information-set Monte Carlo tree search guided by the greedy evaluation.
 
-* :mod:`.determinize`: sampling the cards the deciding player cannot see.
 * :mod:`.candidates`: ranking legal actions with the greedy evaluation (the widening order).
 * :mod:`.tree`: nodes with one value per seat (max^n), progressive widening, UCB selection.
 * :mod:`.evaluation`: leaf evaluators (state -> one value per seat); the default from the greedy
@@ -10,20 +9,15 @@
 
 from __future__ import annotations
 
-from .bot import ActionStats, MctsBot, SearchBot, SearchConfig, SearchResult, attempt
-from .determinize import determinize, unseen_cards
+from .bot import ActionStats, SearchBot, SearchConfig, SearchResult
 from .evaluation import LeafEvaluator, SoftmaxLeaf, outcome
 
 __all__ = [
     "ActionStats",
     "LeafEvaluator",
-    "MctsBot",
     "SearchBot",
     "SearchConfig",
     "SearchResult",
     "SoftmaxLeaf",
-    "attempt",
-    "determinize",
     "outcome",
-    "unseen_cards",
 ]

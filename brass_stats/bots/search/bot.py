@@ -15,7 +15,7 @@ One decision (:meth:`SearchBot.analyse`) runs simulations until its budget is sp
 The root's children are the ranked candidates (one action per group of actions that differ only
 in the cards discarded, the greedy choice of card), plus any ``force``d actions. The decision is the
 child visited most (ties: the better mean value for the mover, then the better greedy rank).
-Only :func:`~.candidates.knowable` actions are ranked, at the root and below: the engine's legal
+Only :func:`~brass_stats.engine.information.knowable` actions are ranked, at the root and below: the engine's legal
 list itself would tell the order of Lancashire's face-down Distant Cotton Market tiles.
 
 Randomness comes only from the ``rng`` given (one 64-bit seed drawn per decision); with a budget in
@@ -32,15 +32,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...engine.actions import Action, Sell
+from ...engine.actions import Action
+from ...engine.information import attempt, determinize, knowable
 from ...engine.legal import legal_actions as all_legal_actions
-from ...engine.policy import STRICT, ChoicePolicy
 from ...engine.state import GameState
 from ...engine.turn import apply_action
 from ...errors import IllegalAction
 from ..greedy import GreedyBot
-from .candidates import Candidate, board_key, knowable, rank
-from .determinize import determinize
+from .candidates import Candidate, board_key, rank
 from .evaluation import LeafEvaluator, SoftmaxLeaf, outcome
 from .tree import Node, select, widen
 
@@ -163,9 +162,6 @@ class SearchBot:
             raise ValueError("no legal action to search")
         seed = (rng or random.Random(0)).getrandbits(64)
         return _Search(self, state, seat, legal, random.Random(seed), force).run()
-
-
-MctsBot = SearchBot
 
 
 class _Search:
@@ -307,25 +303,3 @@ class _Search:
         order = sorted(stats, key=lambda s: (-s.visits, -(s.value[seat] if s.value else -1.0), s.rank))
         best = order[0].action
         return SearchResult(seat, best, tuple(order), simulations, seconds, self.root.means(), self.recovered)
-
-
-def attempt(state: GameState, action: Action, policy: ChoicePolicy = STRICT) -> GameState:
-    """``action`` applied, as the player would attempt it at the table: a Lancashire Sell whose
-    Distant Cotton Market sale closes the market in this determinization stops there (the later
-    sales cannot happen), as it would have if the tiles had been these.
-
-    An action taken from the true position (a forced candidate, or the action a recorded player chose)
-    may depend on the face-down tiles' order, which a determinization shuffles; every other
-    :class:`~brass_stats.errors.IllegalAction` is raised as it is.
-    """
-    try:
-        return apply_action(state, action, policy)[0]
-    except IllegalAction:
-        if not isinstance(action, Sell) or len(action.sales) < 2:
-            raise
-        for k in range(len(action.sales) - 1, 0, -1):
-            try:
-                return apply_action(state, Sell(action.player, action.card, action.sales[:k]), policy)[0]
-            except IllegalAction:
-                continue
-        raise

@@ -7,8 +7,9 @@ variant that keeps the most useful hand (greedy's hand term, :func:`~brass_stats
 :func:`rank` returns one action per group, best first: its first action is the one
 :class:`~brass_stats.bots.greedy.GreedyBot` would play (up to greedy's random tie-break).
 
-The search ranks only :func:`knowable` actions: in Lancashire, the engine's legal list reveals the
-order of the face-down Distant Cotton Market tiles through the Sells with more than one sale.
+The search ranks only :func:`~brass_stats.engine.information.knowable` actions: in Lancashire, the
+engine's legal list reveals the order of the face-down Distant Cotton Market tiles through the
+Sells with more than one sale.
 
 A group's board value does not depend on any hand (only on the board, the markets and the counts of
 cards), so a search may keep it per tree node across determinizations: :func:`rank` takes such a
@@ -23,7 +24,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...engine.actions import Action, Scout, Sell
-from ...engine.sell_cotton import DISTANT_MARKET
 from ...engine.state import GameState
 from ..greedy import Evaluator, GreedyBot, board_values, card_values
 
@@ -95,29 +95,6 @@ def _build_cost(a: Any, values: dict[str, float]) -> float:
 
 def _card_cost(a: Any, values: dict[str, float]) -> float:
     return float(values[a.card])
-
-
-def knowable(state: GameState, legal: Sequence[Action]) -> list[Action]:
-    """The legal actions whose legality the player to move can know.
-
-    A Lancashire Sell with a Distant Cotton Market sale before another sale is legal only if the
-    market does not close on that sale, which the face-down tiles decide: the engine's list reveals
-    their order. Such actions are left out (the sales can still be made one Sell at a time, or with
-    the Distant Cotton Market sale last); every other legal action's legality is public.
-
-    >>> from brass_stats.engine import SeededChance, new_game
-    >>> from brass_stats.engine.legal import legal_actions
-    >>> g = new_game(["A", "B"], SeededChance(3))
-    >>> knowable(g, legal_actions(g)) == legal_actions(g)
-    True
-    """
-    if not state.rules.dcm_track:
-        return list(legal)
-    return [a for a in legal if not (isinstance(a, Sell) and _distant_sale_before_another(a))]
-
-
-def _distant_sale_before_another(a: Sell) -> bool:
-    return any(s.merchant == DISTANT_MARKET for s in a.sales[:-1])
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

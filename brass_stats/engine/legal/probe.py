@@ -9,7 +9,7 @@ locations) once. A :class:`Draw` then follows one action's coal and iron cube by
 location and slot order; the first iron works), on counters instead of a copy of the state: the
 source of every cube, and what the market cubes cost.
 
-Distances come from :func:`~brass_stats.engine.board.distances_from` (cached per link set).
+Distances come from :func:`~brass_stats.engine.connectivity.distances_from` (cached per link set).
 
 >>> from brass_stats.engine import new_game, SeededChance
 >>> g = new_game(["A", "B"], SeededChance(3))
@@ -22,7 +22,7 @@ True"""
 
 from __future__ import annotations
 
-from ..board import distances_from, network, trade_locations
+from ..connectivity import distances_from, network, trade_locations
 from ..resources import MARKET
 from ..state import GameState
 

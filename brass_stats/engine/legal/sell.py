@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from ...errors import IllegalAction
 from ..actions import Action, Sale, Sell
-from ..board import connected, connected_to_trade
+from ..connectivity import connected, connected_to_trade
 from ..policy import BEER_SOURCE, FIRST_OPTION, ChoicePolicy
 from ..resources import MERCHANT
 from ..sell import apply_sale

@@ -12,7 +12,7 @@ One design serves every way of running an import:
   writes the batch's commit record (see :mod:`brass_stats.storage.dataset`).
 
 Workers are local processes, this process (``workers=1``) or the workers of a Dask cluster
-(:mod:`brass_stats.storage.cluster`). Every guarantee holds for all of them: a game is whole or absent
+(:mod:`brass_stats.tasks.cluster`). Every guarantee holds for all of them: a game is whole or absent
 (a batch is committed in one step); a game already stored (same content-hash id) is skipped before it
 is replayed, and a game met twice is stored once; a killed run leaves only uncommitted files, which the
 next run deletes before it imports the rest; a file that fails in any way (even one that kills its

@@ -1,11 +1,11 @@
-"""Tasks on the workers of a Dask cluster (:mod:`brass_stats.storage.cluster`): :class:`DaskRunner`."""
+"""Tasks on the workers of a Dask cluster (:mod:`brass_stats.tasks.cluster`): :class:`DaskRunner`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ..cluster import Cluster
+from ...tasks.cluster import Cluster
 from ..dataset import new_batch_id
 from .results import BatchResult
 from .runners import WorkerLost

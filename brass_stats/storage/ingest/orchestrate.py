@@ -13,7 +13,7 @@ from typing import Any, Protocol
 import duckdb
 
 from ...engine.policy import STRICT, ChoicePolicy
-from ..cluster import require_dask
+from ...tasks.cluster import require_dask
 from ..dataset import DatasetWriter, new_batch_id
 from ..duckdb_store import Store, StoreWriteError
 from .dask_runner import DaskRunner
@@ -139,7 +139,7 @@ def ingest(
 
     ``workers`` local processes replay the games (default: all cores; 1 runs everything in this process),
     or the workers of the Dask cluster ``cluster`` (``"local"``, ``"local:N"`` or a scheduler address,
-    see :mod:`brass_stats.storage.cluster`). Each task handles ``batch_size`` files and writes its own
+    see :mod:`brass_stats.tasks.cluster`). Each task handles ``batch_size`` files and writes its own
     files; each finished batch is committed whole (an interrupted run loses at most the batches not yet
     committed, never part of a game). With ``compact`` the batches a run adds to a dataset are merged
     into one file per table and partition at the end.

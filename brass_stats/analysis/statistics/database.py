@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING
 import duckdb
 import pandas as pd
 
-from ..engine.policy import AS_PLAYED
-from ..samples import SAMPLES
+from ...engine.policy import AS_PLAYED
+from ...samples import SAMPLES
 
 if TYPE_CHECKING:
-    from ..storage import IngestReport
+    from ...storage import IngestReport
 
 DEMO_DB = "brass-demo.duckdb"
 ENV = "BRASS_DB"
@@ -55,7 +55,7 @@ def demo_database(build: bool = True, start: Path | None = None) -> Path:
     named = os.environ.get(ENV)
     path = Path(named) if named else (repository_root(start) or (start or Path.cwd())) / DEMO_DB
     if build and not path.exists():
-        from ..storage import ingest
+        from ...storage import ingest
 
         report = ingest([str(sample_games_dir())], path, workers=1, progress=False)
         print(f"built {path} from the sample games: {report.summary()}")
@@ -67,7 +67,7 @@ def build_demo_database(db: Path, workers: int | None = None, progress: bool = F
 
     The real games are imported as they were played (one server let a player place 16 rail links).
     """
-    from ..storage import ingest
+    from ...storage import ingest
 
     return ingest([str(sample_games_dir())], db, workers=workers, progress=progress, policy=AS_PLAYED)
 

@@ -40,7 +40,7 @@ def has_analysis(con: duckdb.DuckDBPyConnection) -> bool:
 def player_accuracy(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
     """``game_id, seat, accuracy, accuracy_band``: one row per player-game of every analysed game in which the
     player had at least one judged action (a player whose actions were all forced has no accuracy)."""
-    from .review import game_accuracy
+    from ..review import game_accuracy
 
     columns = ["game_id", "seat", "accuracy", "accuracy_band"]
     if not has_analysis(con):

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .filters import CorpusFilter, player_games_sql
-from .stats import DIMENSIONS, OUTCOME_DIMENSIONS, player_games_by
+from .win_rates import DIMENSIONS, OUTCOME_DIMENSIONS, player_games_by
 
 METRICS: dict[str, str] = {
     "income": "income_level",

@@ -23,18 +23,18 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from ..engine.actions import Action
-from ..engine.board import distances_from, slot_location
-from ..engine.policy import COAL_MINE, ChoicePolicy
-from ..engine.setup import new_game
-from ..engine.state import Effect, GameState
-from ..engine.turn import apply_action
-from .format import GameLog
+from ...engine.actions import Action
+from ...engine.connectivity import distances_from, slot_location
+from ...engine.policy import COAL_MINE, ChoicePolicy
+from ...engine.setup import new_game
+from ...engine.state import Effect, GameState
+from ...engine.turn import apply_action
+from ..format import GameLog
 
 
 @cache
 def _coal_ends() -> dict[str, str]:
-    text = resources.files(__package__).joinpath("quasrain_link_ends.json").read_text("utf-8")
+    text = resources.files(__package__).joinpath("link_ends.json").read_text("utf-8")
     ends: dict[str, str] = json.loads(text)["coal_measured_from"]
     return ends
 

@@ -4,7 +4,7 @@ A record (``*.record.json``) holds that server's actions and the seed behind
 every chance outcome; :mod:`.quasrain_setup` rebuilds the deal from it. A setup
 file (``*.setup.json``, made by running that server's engine), when given, is
 only a cross-check. The converter maps the server's link indices, slot indices, card ids and merchant
-names to this project's identifiers (tables in ``quasrain_tables.json``),
+names to this project's identifiers (tables in ``tables.json``),
 replays the game through the engine, and writes every choice the record left
 out exactly as that server made it (:class:`QuasrainPolicy`), so the converted
 log replays under the strict rule that ambiguous choices are stated.
@@ -24,16 +24,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..engine import policy as choice
-from ..engine.actions import Action, Build, Develop, Loan, Network, Pass, Sale, Scout, Sell, Shortfall
-from ..engine.policy import ChoicePolicy
-from ..engine.resources import MARKET, MERCHANT
-from ..engine.state import GameState
-from ..engine.turn import tile_sale_value
-from ..errors import IllegalAction, LogFormatError
-from .format import GameLog, parse_json
-from .quasrain_departures import PlayedGame, rail_coal_choice
-from .quasrain_setup import (
+from ...engine import policy as choice
+from ...engine.actions import Action, Build, Develop, Loan, Network, Pass, Sale, Scout, Sell, Shortfall
+from ...engine.policy import ChoicePolicy
+from ...engine.resources import MARKET, MERCHANT
+from ...engine.state import GameState
+from ...engine.turn import tile_sale_value
+from ...errors import IllegalAction, LogFormatError
+from ..format import GameLog, parse_json
+from .deal import (
     CardPlay,
     ConversionError,
     Reconstruction,
@@ -43,6 +42,7 @@ from .quasrain_setup import (
     reconstruct,
     tables,
 )
+from .departures import PlayedGame, rail_coal_choice
 
 T = TypeVar("T")
 

@@ -2,7 +2,7 @@
 
 An :class:`~brass_stats.errors.IllegalAction` names one of these ids, so a
 validator can print exactly which rule an action breaks. The clauses are data
-(``rulebook_<edition>.json``); every id has a test named after it, checked by
+(``<edition>.json`` beside this module); every id has a test named after it, checked by
 ``tests/test_rulebook_coverage.py``.
 
 >>> RULES["loan.limit"].text
@@ -26,7 +26,7 @@ class Rule:
 
 
 def _load(edition: str) -> dict[str, Rule]:
-    raw = json.loads(resources.files(__package__).joinpath(f"rulebook_{edition}.json").read_text("utf-8"))
+    raw = json.loads(resources.files(__package__).joinpath(f"{edition}.json").read_text("utf-8"))
     return {r["id"]: Rule(r["id"], r["section"], r["text"]) for r in raw["rules"]}
 
 

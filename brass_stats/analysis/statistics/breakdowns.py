@@ -13,13 +13,13 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from ..engine.policy import AS_PLAYED
-from ..log.format import GameLog
-from ..replay import Replay
-from ..rules_data import ALL_INDUSTRIES, load_rules
-from ..storage import Store, game_tables
-from ..storage.corpus import CorpusError, open_corpus
-from ..storage.lookup import GameNotFound, resolve_game
+from ...engine.policy import AS_PLAYED
+from ...log.format import GameLog
+from ...replay import Replay
+from ...rules_data import ALL_INDUSTRIES, load_rules
+from ...storage import Store, game_tables
+from ...storage.corpus import CorpusError, open_corpus
+from ...storage.lookup import GameNotFound, resolve_game
 
 
 @dataclass

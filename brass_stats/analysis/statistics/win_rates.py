@@ -1,7 +1,7 @@
 """Strategy statistics across many games: win rates by seat, turn order, openings, strategies, ...
 
 Every statistic is over *player-games* (one player in one game) that pass a
-:class:`~brass_stats.analysis.filters.CorpusFilter`. Wins are shared on ties (two players
+:class:`~brass_stats.analysis.statistics.filters.CorpusFilter`. Wins are shared on ties (two players
 tied for first each get half a win). Each bucket reports the win rate with a 95% Wilson score
 interval and the win rate expected by chance (the mean of 1 / players over the bucket), so a
 bucket is only interesting where its interval excludes the expectation. The definitions are in
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import duckdb
 import pandas as pd
 
-from ..rules_data import ALL_INDUSTRIES
+from ...rules_data import ALL_INDUSTRIES
 from .accuracy import player_accuracy
 from .filters import CorpusFilter, player_games_sql
 from .strategy import strategies

@@ -30,7 +30,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, TypeVar
 
-from ..errors import LogFormatError
+from ...errors import LogFormatError
 
 T = TypeVar("T")
 
@@ -108,8 +108,8 @@ def shuffle(items: Sequence[T], rng: Mulberry32) -> list[T]:
 @cache
 def tables() -> dict[str, Any]:
     """The importer's identifier tables (server id -> project id, the deck and merchant pools), shipped
-    as package data (``quasrain_tables.json``)."""
-    text = resources.files(__package__).joinpath("quasrain_tables.json").read_text("utf-8")
+    as package data (``tables.json``)."""
+    text = resources.files(__package__).joinpath("tables.json").read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
 

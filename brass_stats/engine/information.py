@@ -30,9 +30,15 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from ...engine.setup import SeededChance
-from ...engine.state import GameState
+from ..errors import IllegalAction
+from .actions import Action, Sell
+from .policy import STRICT, ChoicePolicy
+from .sell_cotton import DISTANT_MARKET
+from .setup import SeededChance
+from .state import GameState
+from .turn import apply_action
 
 
 def face_down_count(state: GameState) -> int:
@@ -84,3 +90,48 @@ def determinize(state: GameState, seat: int, rng: random.Random) -> GameState:
         new.dcm_pile = pile
     new.chance = SeededChance(rng.getrandbits(48))
     return new
+
+
+def knowable(state: GameState, legal: Sequence[Action]) -> list[Action]:
+    """The legal actions whose legality the player to move can know.
+
+    A Lancashire Sell with a Distant Cotton Market sale before another sale is legal only if the
+    market does not close on that sale, which the face-down tiles decide: the engine's list reveals
+    their order. Such actions are left out (the sales can still be made one Sell at a time, or with
+    the Distant Cotton Market sale last); every other legal action's legality is public.
+
+    >>> from brass_stats.engine import SeededChance, new_game
+    >>> from brass_stats.engine.legal import legal_actions
+    >>> g = new_game(["A", "B"], SeededChance(3))
+    >>> knowable(g, legal_actions(g)) == legal_actions(g)
+    True
+    """
+    if not state.rules.dcm_track:
+        return list(legal)
+    return [a for a in legal if not (isinstance(a, Sell) and _distant_sale_before_another(a))]
+
+
+def _distant_sale_before_another(a: Sell) -> bool:
+    return any(s.merchant == DISTANT_MARKET for s in a.sales[:-1])
+
+
+def attempt(state: GameState, action: Action, policy: ChoicePolicy = STRICT) -> GameState:
+    """``action`` applied, as the player would attempt it at the table: a Lancashire Sell whose
+    Distant Cotton Market sale closes the market in this determinization stops there (the later
+    sales cannot happen), as it would have if the tiles had been these.
+
+    An action taken from the true position (a forced candidate, or the action a recorded player chose)
+    may depend on the face-down tiles' order, which a determinization shuffles; every other
+    :class:`~brass_stats.errors.IllegalAction` is raised as it is.
+    """
+    try:
+        return apply_action(state, action, policy)[0]
+    except IllegalAction:
+        if not isinstance(action, Sell) or len(action.sales) < 2:
+            raise
+        for k in range(len(action.sales) - 1, 0, -1):
+            try:
+                return apply_action(state, Sell(action.player, action.card, action.sales[:k]), policy)[0]
+            except IllegalAction:
+                continue
+        raise

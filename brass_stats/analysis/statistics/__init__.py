@@ -1,0 +1,1 @@
+"""Statistics across many stored games (SQL over the storage tables), and one game's breakdowns."""

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Set up a fresh Debian or Ubuntu machine for the test suite and run it: the command README.md
+# gives and .ci/run calls. It installs what the tests need that pip cannot (headless Chromium,
+# from the system's package manager, only when missing), then the project with its dev extra,
+# then runs every test in parallel. Extra arguments go to pytest (e.g. `bash tests/run.sh -x`).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+
+have_chromium() {
+  command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1
+}
+
+if ! have_chromium; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    sudo="sudo"
+  fi
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "tests/run.sh: the report and viewer tests need Chromium; install it with your package manager" >&2
+    exit 2
+  fi
+  echo "tests/run.sh: installing Chromium (apt-get install chromium)" >&2
+  $sudo apt-get update -qq
+  # Debian names the package chromium; Ubuntu's is chromium-browser
+  $sudo apt-get install -y -qq chromium >/dev/null 2>&1 || $sudo apt-get install -y -qq chromium-browser >/dev/null
+fi
+
+python3 -m pip install -q -e '.[dev]'
+python3 -m pytest -n auto "$@"
