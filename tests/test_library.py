@@ -91,9 +91,20 @@ def test_reprs_of_huge_names_stay_short() -> None:
         assert len(repr(obj)) < 400
 
 
+def _jupyter_formats(obj: object) -> dict[str, str]:
+    """What a Jupyter cell ending in ``obj`` shows: IPython's display formatters, as a kernel runs them."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    bs._register_jupyter_drawings()  # what `import brass_stats` does in a running kernel
+    data, _ = shell.display_formatter.format(obj)
+    return dict(data)
+
+
 def test_state_html_shows_the_board_and_the_players_values(real: bs.Replay) -> None:
     state = real.state_at(60)
-    html = state._repr_html_()
+    shown = _jupyter_formats(state)
+    html = shown["text/html"]
     assert "<svg" in html and "<table" in html
     table = player_table(state)
     for p in state.players:
@@ -101,8 +112,14 @@ def test_state_html_shows_the_board_and_the_players_values(real: bs.Replay) -> N
         assert (row["money"], row["vp"], row["cards"], row["loans"]) == (p.money, p.vp, len(p.hand), p.loans)
         assert row["income_level"] == state.income_level(p.seat)
         assert row["tiles_left"] == sum(sum(v) for v in p.mat.values())
-    assert state._repr_svg_().lstrip().startswith("<svg")
-    assert "<svg" in real._repr_html_() and "Player1" in real._repr_html_()
+    assert shown["image/svg+xml"].lstrip().startswith("<svg")
+    replay_html = _jupyter_formats(real)["text/html"]
+    assert "<svg" in replay_html and "Player1" in replay_html
+
+
+def test_outside_jupyter_nothing_is_registered_and_the_engine_draws_nothing(real: bs.Replay) -> None:
+    # the engine and the replay know nothing of drawing: no _repr_html_ of their own
+    assert not hasattr(real.state, "_repr_html_") and not hasattr(real, "_repr_html_")
 
 
 def test_readme_python_example_runs(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ out exactly as that server made it (:class:`QuasrainPolicy`), so the converted
 log replays under the strict rule that ambiguous choices are stated.
 
 >>> from pathlib import Path
->>> d = Path(__file__).parents[2] / "tests" / "golden" / "quasrain"
+>>> d = Path(__file__).parents[3] / "tests" / "golden" / "quasrain"
 >>> log = convert_files(d / "wq9gs6-2p.record.json")
 >>> len(log.actions), log.players
 (78, ('jsb', '111'))
