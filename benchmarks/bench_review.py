@@ -52,9 +52,9 @@ from brass_stats.analysis.review.game import DEFAULT_SIMULATIONS, Reviewer, revi
 from brass_stats.analysis.statistics.win_rates import wilson
 from brass_stats.analysis.win_probability import final_shares
 from brass_stats.bots import Agent, play_game
-from brass_stats.bots.greedy import GreedyBot
+from brass_stats.bots.greedy import GreedyBot, board_key
 from brass_stats.bots.search import SearchBot
-from brass_stats.bots.search.candidates import board_key, rank
+from brass_stats.bots.search.candidates import rank
 from brass_stats.bots.selfplay import game_seed
 from brass_stats.engine.actions import Action, Pass
 from brass_stats.engine.information import determinize

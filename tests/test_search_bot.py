@@ -11,9 +11,9 @@ import pytest
 from hidden_cards import hide_differently
 
 from brass_stats.bots import play_game
-from brass_stats.bots.greedy import GreedyBot
+from brass_stats.bots.greedy import GreedyBot, board_key
 from brass_stats.bots.search import SearchBot, SearchResult, SoftmaxLeaf, outcome
-from brass_stats.bots.search.candidates import board_key, rank
+from brass_stats.bots.search.candidates import rank
 from brass_stats.bots.search.tree import Node, select, widen
 from brass_stats.bots.specs import BOTS
 from brass_stats.engine import SeededChance, apply_action, new_game

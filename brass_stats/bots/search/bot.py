@@ -38,8 +38,8 @@ from ...engine.legal import legal_actions as all_legal_actions
 from ...engine.state import GameState
 from ...engine.turn import apply_action
 from ...errors import IllegalAction
-from ..greedy import GreedyBot
-from .candidates import Candidate, board_key, rank
+from ..greedy import GreedyBot, board_key
+from .candidates import Candidate, rank
 from .evaluation import LeafEvaluator, SoftmaxLeaf, outcome
 from .tree import Node, select, widen
 
