@@ -23,7 +23,7 @@ from ...bots.selfplay import game_path, generate
 from ...errors import BrassError
 from ...log.format import GameLog
 from ...replay import replay
-from .features import FEATURE_NAMES, position_features, progress
+from .features import FEATURE_NAMES, position_features
 from .model import WinProbabilityModel, final_shares
 
 EDITIONS = ("birmingham", "lancashire")
@@ -135,7 +135,7 @@ class Positions:
             self.rows.append(position_features(state))
             self.labels.append(shares)
             self.era.append(state.era)
-            self.stage.append(progress(state))
+            self.stage.append(state.progress())
             self.game.append(game)
             self.bots.append(bots)
 

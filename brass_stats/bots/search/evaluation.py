@@ -40,23 +40,16 @@ def softmax(scores: Sequence[float], temperature: float) -> tuple[float, ...]:
     return tuple(x / total for x in e)
 
 
-def progress(state: GameState) -> float:
-    """How much of the game is played, 0 at the start to 1 at the end (by rounds and turns)."""
-    n = state.num_players
-    per_era = state.rules.rounds_per_era[n]
-    total = per_era if state.options.get("introductory") else 2 * per_era
-    return min(1.0, (state.round - 1 + state.turn_pos / n) / total)
-
-
 class SoftmaxLeaf:
     """Win probabilities from the greedy evaluation: a softmax of each seat's estimated final VP.
 
     The temperature is in VP: a seat estimated ``T`` VP ahead of another is e (2.7) times as likely
     to win. Estimates firm up as the game goes on, so ``T`` falls linearly from ``start`` (first
-    round) to ``end`` (last round); give ``temperature`` for a constant one. The defaults fit
-    greedy self-play (both editions, 2-4 players, 72 games on seeds other than the benchmark's):
-    the best constant is 8 VP, the best per tenth of the game falls from about 17 to 3, and the line
-    from 14 to 3 has a lower log loss than any constant (0.717 against 0.735).
+    round) to ``end`` (last round) with :meth:`~brass_stats.engine.state.GameState.progress`; give
+    ``temperature`` for a constant one. The defaults fit greedy self-play (both editions, 2-4
+    players, 72 games on seeds other than the benchmark's): the best constant is 8 VP, the best per
+    tenth of the game falls from about 17 to 3, and the line from 14 to 3 has a lower log loss than
+    any constant (0.717 against 0.735).
     A finished game gives its :func:`outcome`.
     """
 
@@ -75,7 +68,7 @@ class SoftmaxLeaf:
         self.weights = (greedy or GreedyBot()).weights
 
     def temperature(self, state: GameState) -> float:
-        return self.start + (self.end - self.start) * progress(state)
+        return self.start + (self.end - self.start) * state.progress()
 
     def __call__(self, state: GameState) -> tuple[float, ...]:
         if state.game_over:
