@@ -5,7 +5,7 @@ callable ``state -> Sequence[float]`` (one number per seat, higher is better for
 a learned win-probability model plugs in here. The default, :class:`SoftmaxLeaf`, turns the greedy
 bot's estimates of each seat's final VP into win probabilities with a softmax whose temperature
 falls as the game goes on. A finished game is
-always scored by its result (:func:`outcome`), whatever the evaluator.
+always scored by its result (:func:`~brass_stats.engine.scoring.win_shares`), whatever the evaluator.
 """
 
 from __future__ import annotations
@@ -13,19 +13,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from ...engine.scoring import standings
+from ...engine.scoring import win_shares
 from ...engine.state import GameState
 from ..greedy import GreedyBot, evaluate, resource_demand
 
 LeafEvaluator = Callable[[GameState], Sequence[float]]
 """One value per seat (in seat order) of a position: win probabilities, or any score in [0, 1]."""
-
-
-def outcome(state: GameState) -> tuple[float, ...]:
-    """A finished game's result per seat: 1 for the winner, the players ranked first share it (ties)."""
-    first = [s.seat for s in standings(state) if s.rank == 1]
-    share = 1.0 / len(first)
-    return tuple(share if seat in first else 0.0 for seat in range(state.num_players))
 
 
 def softmax(scores: Sequence[float], temperature: float) -> tuple[float, ...]:
@@ -50,7 +43,7 @@ class SoftmaxLeaf:
     players, 72 games on seeds other than the benchmark's): the best constant is 8 VP, the best per
     tenth of the game falls from about 17 to 3, and the line from 14 to 3 has a lower log loss than
     any constant (0.717 against 0.735).
-    A finished game gives its :func:`outcome`.
+    A finished game gives its :func:`~brass_stats.engine.scoring.win_shares`.
     """
 
     def __init__(
@@ -72,7 +65,7 @@ class SoftmaxLeaf:
 
     def __call__(self, state: GameState) -> tuple[float, ...]:
         if state.game_over:
-            return outcome(state)
+            return win_shares(state)
         w = self.weights
         demand = resource_demand(state, w)  # what evaluate() would compute once per seat
         estimates = [evaluate(state, seat, w, demand=demand) for seat in range(state.num_players)]
