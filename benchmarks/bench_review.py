@@ -50,16 +50,16 @@ from typing import Any
 
 from brass_stats.analysis.review.game import DEFAULT_SIMULATIONS, Reviewer, review_game
 from brass_stats.analysis.statistics.win_rates import wilson
-from brass_stats.analysis.win_probability import final_shares
 from brass_stats.bots import Agent, play_game
-from brass_stats.bots.greedy import GreedyBot
+from brass_stats.bots.greedy import GreedyBot, board_key
 from brass_stats.bots.search import SearchBot
-from brass_stats.bots.search.candidates import board_key, rank
+from brass_stats.bots.search.candidates import rank
 from brass_stats.bots.selfplay import game_seed
 from brass_stats.engine.actions import Action, Pass
 from brass_stats.engine.information import determinize
 from brass_stats.engine.legal import legal_actions
 from brass_stats.engine.policy import STRICT
+from brass_stats.engine.scoring import win_shares
 from brass_stats.engine.state import GameState
 from brass_stats.engine.turn import apply_action
 from brass_stats.errors import IllegalAction
@@ -141,8 +141,8 @@ def plant_one(args: tuple[str, int, int, int, int]) -> dict[str, Any]:
             cont = _seed("finish", gseed, i)
             _, end_played = finish(before, played, agents, random.Random(cont))
             tail, end_planted = finish(before, bad, agents, random.Random(cont))
-            share_played = final_shares(end_played)[seat]
-            share_planted = final_shares(end_planted)[seat]
+            share_played = win_shares(end_played)[seat]
+            share_planted = win_shares(end_planted)[seat]
             if share_played - share_planted < DECISIVE - 1e-9:
                 continue
             # not luck of this deck: the same on average over other decks the mover could have faced
@@ -151,8 +151,8 @@ def plant_one(args: tuple[str, int, int, int, int]) -> dict[str, Any]:
                 for k in range(RESAMPLES):
                     world = determinize(before, seat, random.Random(_seed("world", gseed, i, k)))
                     again = _seed("again", gseed, i, k)
-                    a = final_shares(finish(world, played, agents, random.Random(again))[1])[seat]
-                    b = final_shares(finish(world, bad, agents, random.Random(again))[1])[seat]
+                    a = win_shares(finish(world, played, agents, random.Random(again))[1])[seat]
+                    b = win_shares(finish(world, bad, agents, random.Random(again))[1])[seat]
                     drops.append(a - b)
             except IllegalAction as e:
                 skipped.append(f"{edition} {players}p game {index} action {i}: {e.rule}: {e.message}")

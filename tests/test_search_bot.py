@@ -11,12 +11,12 @@ import pytest
 from hidden_cards import hide_differently
 
 from brass_stats.bots import play_game
-from brass_stats.bots.greedy import GreedyBot
-from brass_stats.bots.search import SearchBot, SearchResult, SoftmaxLeaf, outcome
-from brass_stats.bots.search.candidates import board_key, rank
+from brass_stats.bots.greedy import GreedyBot, board_key
+from brass_stats.bots.search import SearchBot, SearchResult, SoftmaxLeaf
+from brass_stats.bots.search.candidates import rank
 from brass_stats.bots.search.tree import Node, select, widen
 from brass_stats.bots.specs import BOTS
-from brass_stats.engine import SeededChance, apply_action, new_game
+from brass_stats.engine import SeededChance, apply_action, new_game, win_shares
 from brass_stats.engine.actions import action_from_json
 from brass_stats.engine.information import determinize, knowable, unseen_cards
 from brass_stats.engine.legal import legal_actions
@@ -129,7 +129,7 @@ def test_search_bot_plays_whole_two_player_games(edition: str) -> None:
     for a in log.actions:
         state, _ = apply_action(state, a)  # raises on an illegal action
     assert state.game_over
-    assert sum(outcome(state)) == pytest.approx(1.0)
+    assert sum(win_shares(state)) == pytest.approx(1.0)
 
 
 def test_values_are_one_per_seat_and_each_player_maximises_its_own(position: GameState) -> None:

@@ -15,7 +15,6 @@ from brass_stats.analysis.win_probability import (
     FEATURE_NAMES,
     WinProbabilityModel,
     default_model,
-    final_shares,
     position_features,
     win_probabilities,
 )
@@ -45,7 +44,7 @@ def test_a_finished_game_gives_its_result_with_ties_shared() -> None:
     tied = r.state.copy()
     for p in tied.players:
         p.vp, p.income_space, p.money = 100, 30, 5
-    assert final_shares(tied) == [0.25] * 4
+    assert win_probabilities(tied) == [0.25] * 4  # engine.scoring.win_shares (tests/test_win_shares.py)
 
 
 def test_the_probabilities_see_no_hidden_card() -> None:

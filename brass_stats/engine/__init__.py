@@ -23,7 +23,7 @@ from .actions import (
     action_from_json,
 )
 from .policy import AS_PLAYED, FIRST_OPTION, STRICT, ChoicePolicy
-from .scoring import Standing, potential_vp, standings
+from .scoring import Standing, potential_vp, standings, win_shares
 from .setup import ExplicitChance, SeededChance, SplitMix64, new_game
 from .state import Effect, GameState, Player, Tile
 from .turn import apply_action
@@ -57,4 +57,5 @@ __all__ = [
     "new_game",
     "potential_vp",
     "standings",
+    "win_shares",
 ]

@@ -127,3 +127,22 @@ def standings(state: GameState) -> list[Standing]:
         rank = 1 + sum(1 for s, k in keys.items() if k > keys[p.seat])
         out.append(Standing(p.seat, p.name, p.vp, state.income_level(p.seat), p.money, rank, p.income_space))
     return out
+
+
+def win_shares(state: GameState) -> tuple[float, ...]:
+    """Each seat's share of the win, in seat order: 1 for the player ranked first by
+    :func:`standings`, ``1/k`` each for ``k`` players tied first (a draw), 0 for the others.
+
+    The result of a finished game: the search backs it up from the end of a line of play, the
+    win-probability model gives it for a finished game and is trained to predict it.
+
+    >>> from brass_stats.engine import SeededChance, new_game
+    >>> g = new_game(["Ann", "Bob", "Cid"], SeededChance(1))
+    >>> for p, vp in zip(g.players, [60, 60, 50]):
+    ...     p.vp, p.income_space, p.money = vp, 30, 5
+    >>> win_shares(g)  # Ann and Bob tie on VP, income and money
+    (0.5, 0.5, 0.0)
+    """
+    ranks = [s.rank for s in standings(state)]
+    share = 1.0 / ranks.count(1)
+    return tuple(share if r == 1 else 0.0 for r in ranks)

@@ -281,6 +281,37 @@ class GameState:
     def is_last_round_of_era(self) -> bool:
         return self.era_round == self.rules.rounds_per_era[self.num_players]
 
+    def progress(self) -> float:
+        """How far the game has gone, by the round clock: 0 at setup, 1 once the game is over.
+
+        The game is ``rules.rounds_per_era[players]`` rounds per era, two eras (an introductory
+        game: the Canal Era only); each turn taken in a round counts ``1 / players`` of it. Rounds
+        are counted per era, so a Canal Era that ran longer or shorter does not shift the Rail
+        Era's clock, which is capped at 1. Between a round's last turn and the next round (a
+        shortfall to pay), the clock reads the start of the round just played. The win-probability
+        model was trained on these values (its ``progress`` feature); the search bot's softmax
+        leaf cools with them.
+
+        >>> from brass_stats.engine import Pass, SeededChance, apply_action, new_game
+        >>> state = new_game(["Ann", "Bob"], SeededChance(1))
+        >>> state.progress(), state.rules.rounds_per_era[2]
+        (0.0, 10)
+        >>> def one_turn(state):
+        ...     seat = state.current_player
+        ...     return apply_action(state, Pass(seat, state.players[seat].hand[0]))[0]
+        >>> one_turn(state).progress()  # half a round of the game's 20
+        0.025
+        >>> one_turn(new_game(["Ann", "Bob"], SeededChance(1), options={"introductory": True})).progress()
+        0.05
+        """
+        if self.phase == "over":
+            return 1.0
+        n = self.num_players
+        per_era = self.rules.rounds_per_era[n]
+        eras = 1 if self.options.get("introductory") else 2
+        done = (per_era if self.era == "rail" else 0) + self.era_round - 1 + self.turn_pos / n
+        return min(1.0, done / (eras * per_era))
+
     # -- small queries -------------------------------------------------------
     def level_info(self, tile: Tile) -> IndustryLevel:
         return self.rules.level(tile.industry, tile.level)

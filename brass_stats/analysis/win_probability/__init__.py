@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ...engine.state import GameState
 from .features import FEATURE_NAMES, position_features
-from .model import WinProbabilityModel, default_model, final_shares
+from .model import WinProbabilityModel, default_model
 
 
 def win_probabilities(state: GameState) -> list[float]:
@@ -27,7 +27,6 @@ __all__ = [
     "FEATURE_NAMES",
     "WinProbabilityModel",
     "default_model",
-    "final_shares",
     "position_features",
     "win_probabilities",
 ]

@@ -26,7 +26,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "players",
     "lancashire",
     "rail_era",
-    "progress",
+    "progress",  # GameState.progress()
     *(f"own_{t}" for t in TERMS),
     "own_estimate",
     "lead_estimate",  # own estimate minus the best opponent's
@@ -44,17 +44,6 @@ FEATURE_NAMES: tuple[str, ...] = (
 )
 
 
-def progress(state: GameState) -> float:
-    """How far the game has gone, 0 at the start to 1 at its end, from the round clock."""
-    if state.game_over:
-        return 1.0
-    per_era = state.rules.rounds_per_era[state.num_players]
-    era_offset = per_era if state.era == "rail" else 0
-    n = state.num_players
-    done = era_offset + state.era_round - 1 + min(state.turn_pos, n) / n
-    return min(1.0, done / (2 * per_era))
-
-
 def position_features(state: GameState) -> np.ndarray:
     """One row of :data:`FEATURE_NAMES` per seat (float64, seats in order)."""
     n = state.num_players
@@ -62,7 +51,7 @@ def position_features(state: GameState) -> np.ndarray:
     estimates = [sum(t.values()) for t in terms]
     vps = [p.vp for p in state.players]
     incomes = [state.income_level(s) for s in range(n)]
-    clock = progress(state)
+    clock = state.progress()
     rail = 1.0 if state.era == "rail" else 0.0
     lanc = 1.0 if state.rules.edition == "lancashire" else 0.0
     mover = state.current_player

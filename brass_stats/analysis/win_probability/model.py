@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ...engine.scoring import win_shares
 from ...engine.state import GameState
 from .features import FEATURE_NAMES, position_features
 
@@ -76,7 +77,7 @@ class WinProbabilityModel:
     def predict(self, state: GameState) -> list[float]:
         """Each seat's probability of winning from ``state`` (a finished game: its result)."""
         if state.game_over:
-            return final_shares(state)
+            return list(win_shares(state))
         return self.predict_rows(position_features(state), [state.num_players])[0]
 
     def predict_many(self, states: Sequence[GameState]) -> list[list[float]]:
@@ -84,16 +85,7 @@ class WinProbabilityModel:
         live = [s for s in states if not s.game_over]
         rows = [position_features(s) for s in live]
         probs = iter(self.predict_rows(np.vstack(rows), [len(r) for r in rows]) if rows else [])
-        return [final_shares(s) if s.game_over else next(probs) for s in states]
-
-
-def final_shares(state: GameState) -> list[float]:
-    """Each seat's share of the win in a finished game: 1 for the winner, 1/k each for a k-way tie."""
-    from ...engine.scoring import standings
-
-    ranks = [st.rank for st in standings(state)]
-    firsts = ranks.count(1)
-    return [1.0 / firsts if r == 1 else 0.0 for r in ranks]
+        return [list(win_shares(s)) if s.game_over else next(probs) for s in states]
 
 
 @cache

@@ -20,11 +20,12 @@ from typing import Any
 import numpy as np
 
 from ...bots.selfplay import game_path, generate
+from ...engine.scoring import win_shares
 from ...errors import BrassError
 from ...log.format import GameLog
 from ...replay import replay
-from .features import FEATURE_NAMES, position_features, progress
-from .model import WinProbabilityModel, final_shares
+from .features import FEATURE_NAMES, position_features
+from .model import WinProbabilityModel
 
 EDITIONS = ("birmingham", "lancashire")
 PLAYER_COUNTS = (2, 3, 4)
@@ -126,7 +127,7 @@ class Positions:
         r = replay(log)
         if r.error is not None or not r.state.game_over:
             raise ValueError(f"game {game}: not a finished legal game")
-        shares = final_shares(r.state)
+        shares = list(win_shares(r.state))
         bots = ", ".join(dict.fromkeys((log.source or {}).get("bots", ["unknown"])))
         for i in range(len(r.steps)):
             state = r.state_at(i)
@@ -135,7 +136,7 @@ class Positions:
             self.rows.append(position_features(state))
             self.labels.append(shares)
             self.era.append(state.era)
-            self.stage.append(progress(state))
+            self.stage.append(state.progress())
             self.game.append(game)
             self.bots.append(bots)
 

@@ -19,8 +19,12 @@ Modules
   :mod:`~brass_stats.bots.greedy.fast_evaluation`: the same evaluation, from
   quantities computed once per board (:class:`BoardFacts`, :class:`Evaluator`);
   ``tests/test_greedy_evaluator.py`` holds it equal to :func:`evaluate`.
-* :mod:`~brass_stats.bots.greedy.bot`: :class:`GreedyBot`, the grouping of
-  actions that lead to the same board, and :func:`board_values`.
+* :mod:`~brass_stats.bots.greedy.grouping`: actions that differ only in their
+  discarded cards, one group per board (:func:`board_key`,
+  :func:`group_by_board`), and the cap on Sell groups (:func:`cap_sells`); the
+  search bot groups with them too.
+* :mod:`~brass_stats.bots.greedy.bot`: :class:`GreedyBot` and
+  :func:`board_values`.
 
 Tuning
 ------
@@ -39,6 +43,7 @@ from .board_facts import BoardFacts, LinkFacts, TileFacts
 from .bot import GreedyBot, board_values
 from .evaluation import Horizon, card_values, evaluate, explain, hand_value, horizon, resource_demand
 from .fast_evaluation import Evaluator
+from .grouping import board_key, board_key_function, cap_sells, group_by_board
 from .weights import DEFAULT_WEIGHTS, Weights
 
 __all__ = [
@@ -50,10 +55,14 @@ __all__ = [
     "LinkFacts",
     "TileFacts",
     "Weights",
+    "board_key",
+    "board_key_function",
     "board_values",
+    "cap_sells",
     "card_values",
     "evaluate",
     "explain",
+    "group_by_board",
     "hand_value",
     "horizon",
     "resource_demand",

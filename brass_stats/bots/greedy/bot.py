@@ -6,10 +6,10 @@ Speed
 Actions that differ only in the discarded card lead to the same board, so the
 board is evaluated once per such group and only the hand term is recomputed per
 card (about 20-60 evaluations per decision instead of 150-500); the group key is
-the action's fields but its cards (``operator.attrgetter``, not
-``dataclasses.replace``). When a turn offers more than ``sell_cap`` different
-Sell actions, only the ``sell_cap`` that flip the most tiles (then the most VP)
-are evaluated. The bot only ever returns an element of the ``legal_actions`` it
+:func:`~brass_stats.bots.greedy.grouping.board_key`. When a turn offers more
+than ``sell_cap`` different Sell actions, only the ``sell_cap`` that flip the
+most tiles (then the most VP) are evaluated
+(:func:`~brass_stats.bots.greedy.grouping.cap_sells`). The bot only ever returns an element of the ``legal_actions`` it
 was given.
 
 Two families of actions are scored without applying each of them:
@@ -47,14 +47,13 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ...engine.actions import Action, Develop, Network, Scout, Sell
+from ...engine.actions import Action, Develop, Network, Scout
 from ...engine.state import GameState
 from ...engine.turn import apply_action
 from .evaluation import _SCOUT_GAIN, card_values
 from .fast_evaluation import Evaluator
+from .grouping import cap_sells, group_by_board
 from .weights import DEFAULT_WEIGHTS, Weights
-
-_CARD_FIELDS = ("card", "second_card")
 
 
 class GreedyBot:
@@ -71,8 +70,7 @@ class GreedyBot:
         seat = state.current_player
         assert seat is not None
         w = self.weights
-        groups = _group_by_board(legal_actions)
-        groups = _cap_sells(state, seat, groups, w.sell_cap)
+        groups = cap_sells(state, group_by_board(legal_actions), w.sell_cap)
         values = card_values(state, seat)
         kept = sum(values[c] for c in state.players[seat].hand)
         boards = board_values(state, seat, groups.values(), Evaluator(state, w))
@@ -146,40 +144,7 @@ def _sources_stated(state: GameState, a: Network) -> bool:
     return a.coal is not None and len(a.coal) == n and (a.beer is not None) == beer_needed
 
 
-# -- grouping ---------------------------------------------------------------------
-
-
-_BOARD_KEYS: dict[type, Callable[[Action], object]] = {}
-
-
-def _board_key(a: Action) -> object:
-    """What an action does to the board, ignoring which card(s) it discards (but not how many).
-
-    Two actions share a key exactly when they are of the same type, discard as many cards and agree
-    on every field but the cards (every Scout shares one key).
-    """
-    key = _BOARD_KEYS.get(type(a))
-    if key is None:
-        key = _BOARD_KEYS[type(a)] = _key_function(type(a))
-    return key(a)
-
-
-def _key_function(cls: Any) -> Callable[[Action], object]:
-    """The board key of one class of action, as ``len(a.cards)`` and the other fields, without
-    building the tuple of cards."""
-    if issubclass(cls, Scout):
-        return lambda a: ("scout",)
-    fields = [f.name for f in dataclasses.fields(cls)]
-    names = [n for n in fields if n not in _CARD_FIELDS]
-    get = operator.attrgetter(*names)
-    one = len(names) == 1
-    if "second_card" in fields:  # Build: (card,) or, for a Lancashire double-action build, (card, second_card)
-        second = operator.attrgetter("second_card")
-        return lambda a: (cls, 1 if second(a) is None else 2, (get(a),) if one else get(a))
-    if "card" in fields:
-        card = operator.attrgetter("card")
-        return lambda a: (cls, 1 if card(a) else 0, (get(a),) if one else get(a))
-    return lambda a: (cls, 0, (get(a),) if one else get(a))  # a Shortfall discards nothing
+# -- the cards of a group's actions ---------------------------------------------------
 
 
 _CARDS_KEYS: dict[type, Callable[[Action], object]] = {}
@@ -201,30 +166,3 @@ def _cards_key(cls: Any) -> Callable[[Action], object]:
             get = operator.attrgetter("cards")
         _CARDS_KEYS[cls] = get
     return get
-
-
-def _group_by_board(actions: Sequence[Action]) -> dict[object, list[Action]]:
-    groups: dict[object, list[Action]] = {}
-    for a in actions:
-        key = _board_key(a)
-        group = groups.get(key)
-        if group is None:
-            groups[key] = [a]
-        else:
-            group.append(a)
-    return groups
-
-
-def _cap_sells(state: GameState, seat: int, groups: dict[object, list[Action]], cap: int) -> dict[object, list[Action]]:
-    sells = [k for k, v in groups.items() if isinstance(v[0], Sell)]
-    if len(sells) <= cap:
-        return groups
-
-    def merit(k: object) -> tuple[int, int]:
-        a = groups[k][0]
-        assert isinstance(a, Sell)
-        vp = sum(state.level_info(state.tiles[s.tile]).vp for s in a.sales)
-        return len(a.sales), vp
-
-    keep = set(sorted(sells, key=merit, reverse=True)[:cap])  # sorted() is stable: ties keep list order
-    return {k: v for k, v in groups.items() if not isinstance(v[0], Sell) or k in keep}

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from .bot import ActionStats, SearchBot, SearchConfig, SearchResult
-from .evaluation import LeafEvaluator, SoftmaxLeaf, outcome
+from .evaluation import LeafEvaluator, SoftmaxLeaf
 
 __all__ = [
     "ActionStats",
@@ -19,5 +19,4 @@ __all__ = [
     "SearchConfig",
     "SearchResult",
     "SoftmaxLeaf",
-    "outcome",
 ]

@@ -35,12 +35,13 @@ from typing import Any
 from ...engine.actions import Action
 from ...engine.information import attempt, determinize, knowable
 from ...engine.legal import legal_actions as all_legal_actions
+from ...engine.scoring import win_shares
 from ...engine.state import GameState
 from ...engine.turn import apply_action
 from ...errors import IllegalAction
-from ..greedy import GreedyBot
-from .candidates import Candidate, board_key, rank
-from .evaluation import LeafEvaluator, SoftmaxLeaf, outcome
+from ..greedy import GreedyBot, board_key
+from .candidates import Candidate, rank
+from .evaluation import LeafEvaluator, SoftmaxLeaf
 from .tree import Node, select, widen
 
 
@@ -219,7 +220,7 @@ class _Search:
         chance: tuple[object, ...] = ()  # the chance outcomes drawn since the root (see .tree)
         while True:
             if state.game_over:
-                value: Sequence[float] = outcome(state)
+                value: Sequence[float] = win_shares(state)
                 break
             if node.visits == 0 and node is not self.root or depth >= cfg.max_depth:
                 value = self.rollout(state)
@@ -285,7 +286,7 @@ class _Search:
             action = legal[0] if len(legal) == 1 else rank(state, legal, self.greedy)[0].action
             state = apply_action(state, action)[0]
         if state.game_over:
-            return outcome(state)
+            return win_shares(state)
         value = tuple(self.leaf(state))
         if len(value) != self.seats:
             raise ValueError(f"the leaf evaluator gave {len(value)} values for {self.seats} seats")

@@ -1,9 +1,11 @@
 """Ranking legal actions with the greedy bot's evaluation: the order in which the search widens.
 
 Actions that differ only in the card(s) they discard lead to the same board; they form one group
-(:func:`board_key`). A group is scored once, with :func:`~brass_stats.bots.greedy.board_values`
-(the greedy evaluation of the state it leads to, without the hand term), and represented by its
-variant that keeps the most useful hand (greedy's hand term, :func:`~brass_stats.bots.greedy.card_values`).
+(:func:`~brass_stats.bots.greedy.board_key`, the greedy bot's groups, with at most ``sell_cap`` Sell
+groups: :func:`~brass_stats.bots.greedy.cap_sells`). A group is scored once, with
+:func:`~brass_stats.bots.greedy.board_values` (the greedy evaluation of the state it leads to,
+without the hand term), and represented by its variant that keeps the most useful hand (greedy's
+hand term, :func:`~brass_stats.bots.greedy.card_values`).
 :func:`rank` returns one action per group, best first: its first action is the one
 :class:`~brass_stats.bots.greedy.GreedyBot` would play (up to greedy's random tie-break).
 
@@ -19,58 +21,24 @@ cache.
 from __future__ import annotations
 
 import dataclasses
-import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ...engine.actions import Action, Scout, Sell
+from ...engine.actions import Action, Scout
 from ...engine.state import GameState
-from ..greedy import Evaluator, GreedyBot, board_values, card_values
+from ..greedy import Evaluator, GreedyBot, board_key_function, board_values, cap_sells, card_values
 
-_CARD_FIELDS = ("card", "second_card", "discards")
 # greedy's hand term counts a scout as bringing two wild cards worth 1 each
 _SCOUT_GAIN = 2.0
 # per class of action: (its board key, the card values it discards)
 _CLASSES: dict[type, tuple[Callable[[Any], object], Callable[[Any, dict[str, float]], float]]] = {}
 
 
-def board_key(a: Action) -> object:
-    """Equal for two actions exactly when they are of one type, discard as many cards and agree on
-    every field but the cards (every Scout shares one key).
-
-    >>> from brass_stats.engine.actions import Pass, Loan
-    >>> board_key(Pass(0, "loc:dudley")) == board_key(Pass(0, "ind:coal_mine"))
-    True
-    >>> board_key(Pass(0, "loc:dudley")) == board_key(Loan(0, "loc:dudley"))
-    False
-    """
-    return _class_functions(type(a))[0](a)
-
-
 def _class_functions(cls: type) -> tuple[Callable[[Any], object], Callable[[Any, dict[str, float]], float]]:
     found = _CLASSES.get(cls)
     if found is None:
-        found = _CLASSES[cls] = (_key_function(cls), _cost_function(cls))
+        found = _CLASSES[cls] = (board_key_function(cls), _cost_function(cls))
     return found
-
-
-def _key_function(cls: Any) -> Callable[[Action], object]:
-    """The board key of one class of action, without building its tuple of cards: only a Build may
-    discard two cards (a Lancashire double-action build), every other action but a Shortfall one."""
-    if issubclass(cls, Scout):
-        return lambda a: (Scout,)
-    fields = [f.name for f in dataclasses.fields(cls)]
-    names = [n for n in fields if n not in _CARD_FIELDS]
-    get = operator.attrgetter(*names)
-    if len(names) == 1:  # (attrgetter of one name gives the value, not a tuple)
-        return lambda a: (cls, get(a))
-    if "second_card" in fields:
-
-        def build_key(a: Any) -> object:
-            return (cls, a.second_card is None, *get(a))
-
-        return build_key
-    return lambda a: (cls, *get(a))
 
 
 def _cost_function(cls: Any) -> Callable[[Any, dict[str, float]], float]:
@@ -136,7 +104,7 @@ def rank(
             g[0], g[1] = a, cost
     if len(groups) == 1:
         return [Candidate(legal[0], 0.0)]
-    groups = _cap_sells(state, groups, w.sell_cap)
+    groups = cap_sells(state, groups, w.sell_cap)
     if boards is None:
         boards = {}
     missing = [k for k in groups if k not in boards]
@@ -150,18 +118,3 @@ def rank(
     ]
     out.sort(key=lambda c: -c.score)  # stable: ties keep the legal list's order
     return out
-
-
-def _cap_sells(state: GameState, groups: dict[object, list[Any]], cap: int) -> dict[object, list[Any]]:
-    """At most ``cap`` Sell groups: those that flip the most tiles, then the most VP (as greedy does)."""
-    sells = [k for k, v in groups.items() if isinstance(v[0], Sell)]
-    if len(sells) <= cap:
-        return groups
-
-    def merit(k: object) -> tuple[int, int]:
-        a = groups[k][0]
-        assert isinstance(a, Sell)
-        return len(a.sales), sum(state.level_info(state.tiles[s.tile]).vp for s in a.sales)
-
-    keep = set(sorted(sells, key=merit, reverse=True)[:cap])
-    return {k: v for k, v in groups.items() if not isinstance(v[0], Sell) or k in keep}

@@ -5,7 +5,7 @@ callable ``state -> Sequence[float]`` (one number per seat, higher is better for
 a learned win-probability model plugs in here. The default, :class:`SoftmaxLeaf`, turns the greedy
 bot's estimates of each seat's final VP into win probabilities with a softmax whose temperature
 falls as the game goes on. A finished game is
-always scored by its result (:func:`outcome`), whatever the evaluator.
+always scored by its result (:func:`~brass_stats.engine.scoring.win_shares`), whatever the evaluator.
 """
 
 from __future__ import annotations
@@ -13,19 +13,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from ...engine.scoring import standings
+from ...engine.scoring import win_shares
 from ...engine.state import GameState
 from ..greedy import GreedyBot, evaluate, resource_demand
 
 LeafEvaluator = Callable[[GameState], Sequence[float]]
 """One value per seat (in seat order) of a position: win probabilities, or any score in [0, 1]."""
-
-
-def outcome(state: GameState) -> tuple[float, ...]:
-    """A finished game's result per seat: 1 for the winner, the players ranked first share it (ties)."""
-    first = [s.seat for s in standings(state) if s.rank == 1]
-    share = 1.0 / len(first)
-    return tuple(share if seat in first else 0.0 for seat in range(state.num_players))
 
 
 def softmax(scores: Sequence[float], temperature: float) -> tuple[float, ...]:
@@ -40,24 +33,17 @@ def softmax(scores: Sequence[float], temperature: float) -> tuple[float, ...]:
     return tuple(x / total for x in e)
 
 
-def progress(state: GameState) -> float:
-    """How much of the game is played, 0 at the start to 1 at the end (by rounds and turns)."""
-    n = state.num_players
-    per_era = state.rules.rounds_per_era[n]
-    total = per_era if state.options.get("introductory") else 2 * per_era
-    return min(1.0, (state.round - 1 + state.turn_pos / n) / total)
-
-
 class SoftmaxLeaf:
     """Win probabilities from the greedy evaluation: a softmax of each seat's estimated final VP.
 
     The temperature is in VP: a seat estimated ``T`` VP ahead of another is e (2.7) times as likely
     to win. Estimates firm up as the game goes on, so ``T`` falls linearly from ``start`` (first
-    round) to ``end`` (last round); give ``temperature`` for a constant one. The defaults fit
-    greedy self-play (both editions, 2-4 players, 72 games on seeds other than the benchmark's):
-    the best constant is 8 VP, the best per tenth of the game falls from about 17 to 3, and the line
-    from 14 to 3 has a lower log loss than any constant (0.717 against 0.735).
-    A finished game gives its :func:`outcome`.
+    round) to ``end`` (last round) with :meth:`~brass_stats.engine.state.GameState.progress`; give
+    ``temperature`` for a constant one. The defaults fit greedy self-play (both editions, 2-4
+    players, 72 games on seeds other than the benchmark's): the best constant is 8 VP, the best per
+    tenth of the game falls from about 17 to 3, and the line from 14 to 3 has a lower log loss than
+    any constant (0.717 against 0.735).
+    A finished game gives its :func:`~brass_stats.engine.scoring.win_shares`.
     """
 
     def __init__(
@@ -75,11 +61,11 @@ class SoftmaxLeaf:
         self.weights = (greedy or GreedyBot()).weights
 
     def temperature(self, state: GameState) -> float:
-        return self.start + (self.end - self.start) * progress(state)
+        return self.start + (self.end - self.start) * state.progress()
 
     def __call__(self, state: GameState) -> tuple[float, ...]:
         if state.game_over:
-            return outcome(state)
+            return win_shares(state)
         w = self.weights
         demand = resource_demand(state, w)  # what evaluate() would compute once per seat
         estimates = [evaluate(state, seat, w, demand=demand) for seat in range(state.num_players)]

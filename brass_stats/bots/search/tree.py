@@ -1,9 +1,9 @@
 """The search tree: nodes with one value per seat (max^n), progressive widening, UCB selection.
 
 A node is a point in the line of play that the searching seat sees: the actions taken since the
-root, whatever the hidden cards. A child is keyed by the action's :func:`~.candidates.board_key`
-(below the root) so that an opponent's move is one child whatever card its sampled hand discards;
-the root's children are keyed by the actions themselves.
+root, whatever the hidden cards. A child is keyed by the action's
+:func:`~brass_stats.bots.greedy.board_key` (below the root) so that an opponent's move is one child
+whatever card its sampled hand discards; the root's children are keyed by the actions themselves.
 
 Each node stores its visit count and the sum of the values backed up through it, one per seat.
 The player to move at a node picks the child whose mean value is best *for that player*
