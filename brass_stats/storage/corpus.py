@@ -26,17 +26,10 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from ..exitcodes import BAD_INPUT, BUSY
 from .analysis_table import ANALYSIS, ANALYSIS_SCHEMA
 from .dataset import PARTITION_COLUMNS, Commit, DatasetError, dataset_files, table_of
 from .duckdb_store import FAILURES_SCHEMA, CorpusBusy, CorpusError, connect_db, sql_type
 from .tables import SCHEMAS
-
-# Exit status of a command that found the store in use by another process (an ingest holding the
-# DuckDB file's write lock, or a second ingest into one Parquet dataset), and of one that cannot open
-# the store at all (missing, not a database, not a dataset).
-EXIT_BUSY = BUSY
-EXIT_UNREADABLE = BAD_INPUT
 
 
 def all_schemas() -> dict[str, pa.Schema]:
@@ -147,7 +140,6 @@ class CorpusRef:
 
 
 __all__ = [
-    "EXIT_BUSY",
     "PARTITION_COLUMNS",
     "CorpusBusy",
     "CorpusError",
