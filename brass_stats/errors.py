@@ -78,7 +78,3 @@ class AmbiguousChoice(IllegalAction):
             options=options,
             **details,
         )
-
-
-class ResultMismatch(BrassError):
-    """The replayed result differs from the result declared in the log."""

@@ -32,8 +32,6 @@ from .log.format import GameLog
 from .replay import Replay
 from .rulebook import RULES
 
-MALFORMED = BAD_INPUT  # the name this module used before exitcodes existed
-
 
 @dataclass
 class Validation:

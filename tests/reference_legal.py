@@ -32,7 +32,7 @@ from dataclasses import fields
 from typing import Any, TypeVar
 
 from brass_stats.engine.actions import Action, Build, Develop, Loan, Network, Pass, Sale, Scout, Sell, Shortfall
-from brass_stats.engine.build import _virtual_link, slot_options
+from brass_stats.engine.build import slot_options, virtual_link_allows
 from brass_stats.engine.connectivity import connected, connected_to_trade, network
 from brass_stats.engine.develop import developable
 from brass_stats.engine.loan import loan_allowed
@@ -245,7 +245,7 @@ def _build_candidates(state: GameState, seat: int, cards: list[str]) -> Iterator
             locs = [
                 loc
                 for loc, L in rules.locations.items()
-                if L.slots and (anywhere or loc in net or _virtual_link(state, seat, loc))
+                if L.slots and (anywhere or loc in net or virtual_link_allows(state, seat, loc))
             ]
             pairs = [(loc, ind) for loc in locs for ind in inds]
         for loc, ind in pairs:

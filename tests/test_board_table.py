@@ -11,8 +11,8 @@ from brass_stats.log.format import GameLog
 from brass_stats.replay import replay
 from brass_stats.storage.tables import BOARD_SCHEMA
 from brass_stats.storage.tables.assemble import _column
-from brass_stats.storage.tables.board_statistics import _BoardStatistics
-from brass_stats.storage.tables.board_table import _BoardTable
+from brass_stats.storage.tables.board_statistics import BoardStatistics
+from brass_stats.storage.tables.board_table import BoardTable
 
 SAMPLES = sorted((Path(__file__).parents[1] / "replays").rglob("*.json"))
 
@@ -32,9 +32,9 @@ def test_the_board_table_shows_a_tile_changed_without_a_new_board_version() -> N
     )
     st = end.state
     assert st is not None
-    tracker = _BoardStatistics(rules, st.num_players)
+    tracker = BoardStatistics(rules, st.num_players)
     tracker.update(st.tiles, st.links)
-    board = _BoardTable(rules)
+    board = BoardTable(rules)
     board.add(end, st, tracker)
     # the same board a round later, one tile's cubes taken: a new tile object, the same board version
     later = st.copy()

@@ -18,8 +18,9 @@ from brass_stats.cli import main
 from brass_stats.cli.report import report_command
 from brass_stats.cli.stats import curves_command, income_command, openings_command, stats_command, vp_command
 from brass_stats.engine.policy import AS_PLAYED
+from brass_stats.exitcodes import BUSY
 from brass_stats.storage import SCHEMAS, Store, ingest
-from brass_stats.storage.corpus import EXIT_BUSY, all_schemas, open_corpus
+from brass_stats.storage.corpus import all_schemas, open_corpus
 from brass_stats.storage.dataset import DatasetBusy, DatasetWriter, dataset_files, read_commits
 
 RANDOM_GAMES = ((2, 21), (3, 22), (4, 23))
@@ -158,7 +159,7 @@ def test_a_store_in_use_gives_one_clear_line_and_the_busy_status(writer_holding:
         if args[0] == "ingest":
             play_game([RandomBot()] * 2, 5).save(tmp_path / "nothing.json")
         res = runner.invoke(main, args)
-        assert res.exit_code == EXIT_BUSY, (args, res.output)
+        assert res.exit_code == BUSY, (args, res.output)
         assert "in use by another process" in res.output
         assert "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1
 

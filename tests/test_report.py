@@ -208,7 +208,7 @@ def test_tables_convert_names_of_every_string_dtype() -> None:
 def test_importing_the_charts_selects_no_backend() -> None:
     code = (
         "import sys, matplotlib\n"
-        "import brass_stats.presentation.report, brass_stats.presentation.plots, brass_stats.presentation.board\n"
+        "import brass_stats.presentation.report, brass_stats.presentation.plots, brass_stats.presentation.notebook\n"
         "assert 'matplotlib.pyplot' not in sys.modules, 'pyplot imported'\n"
         "assert matplotlib.rcParams._get_backend_or_none() is None, matplotlib.rcParams._get_backend_or_none()\n"
     )

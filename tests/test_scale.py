@@ -35,7 +35,7 @@ from brass_stats.storage.ingest import (
     IngestReport,
     InlineRunner,
     WorkerLost,
-    _chunks,
+    file_batches,
     merge_parts,
     run_batch,
     run_import,
@@ -383,7 +383,7 @@ def test_the_last_batches_are_smaller_so_that_workers_finish_together(files: int
     (the tasks in flight), never under MIN_BATCH: the last tasks take a few games each. Every file is
     handed out once, in order."""
     names = [f"g{i:05d}.json" for i in range(files)]
-    batches = list(_chunks(iter(names), 32, 32))
+    batches = list(file_batches(iter(names), 32, 32))
     assert [f for b in batches for f in b] == names
     sizes = [len(b) for b in batches]
     assert max(sizes) <= 32 and sizes == sorted(sizes, reverse=True)
@@ -393,7 +393,7 @@ def test_the_last_batches_are_smaller_so_that_workers_finish_together(files: int
     if files >= 1000:
         assert sizes[-2] == MIN_BATCH and len(sizes) > files // 32
     # one task at a time (one process): full batches to the end
-    sizes_inline = [len(b) for b in _chunks(iter(names), 32, 1)]
+    sizes_inline = [len(b) for b in file_batches(iter(names), 32, 1)]
     assert sizes_inline == [32] * (files // 32) + ([files % 32] if files % 32 else [])
 
 

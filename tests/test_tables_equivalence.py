@@ -27,9 +27,9 @@ from brass_stats.log.format import GameLog
 from brass_stats.replay import Replay, replay
 from brass_stats.storage import SCHEMAS, game_id, game_tables
 from brass_stats.storage.tables import batch_tables
-from brass_stats.storage.tables.action_json import _ACTION_JSON, _SORTED_JSON, _action_json
-from brass_stats.storage.tables.assemble import _column, _Indexed
-from brass_stats.storage.tables.board_statistics import _board_statistics, _BoardStatistics, _location_link_values
+from brass_stats.storage.tables.action_json import _ACTION_JSON, SORTED_JSON, _action_json
+from brass_stats.storage.tables.assemble import Indexed, _column
+from brass_stats.storage.tables.board_statistics import BoardStatistics, _location_link_values, count_board_statistics
 from brass_stats.storage.tables.per_action import _detail_column
 
 SAMPLES = sorted((Path(__file__).parents[1] / "replays").rglob("*.json"))
@@ -95,16 +95,16 @@ def test_a_batch_of_games_converted_together_equals_each_game_converted_alone(
 
 
 def test_a_column_of_indexed_parts_takes_each_games_values_at_its_positions() -> None:
-    """A game's few distinct values given as :class:`_Indexed` (values, positions) become the column they
+    """A game's few distinct values given as :class:`Indexed` (values, positions) become the column they
     stand for, the games in order; beside a game's plain list (never a tuple of its fields)."""
     import numpy as np
 
-    first = _Indexed(("g1",), np.zeros(3, dtype=np.intp))
-    second = _Indexed(("canal", "rail"), np.array([0, 1, 1], dtype=np.intp))
+    first = Indexed(("g1",), np.zeros(3, dtype=np.intp))
+    second = Indexed(("canal", "rail"), np.array([0, 1, 1], dtype=np.intp))
     assert _column([first, second], pa.string()).to_pylist() == ["g1"] * 3 + ["canal", "rail", "rail"]
-    numbers = _Indexed((7, 9), np.array([1, 0, 1], dtype=np.intp))
+    numbers = Indexed((7, 9), np.array([1, 0, 1], dtype=np.intp))
     assert _column([numbers, numbers], pa.int32()).to_pylist() == [9, 7, 9] * 2
-    with_null = _Indexed((None, 4), np.array([1, 0], dtype=np.intp))
+    with_null = Indexed((None, 4), np.array([1, 0], dtype=np.intp))
     assert _column([with_null], pa.int32()).to_pylist() == [4, None]
     mixed = _column([first, ["a", "b"]], pa.string())
     assert mixed.to_pylist() == ["g1"] * 3 + ["a", "b"] and mixed.type == pa.string()
@@ -117,12 +117,12 @@ def test_board_statistics_kept_from_board_to_board_equal_the_counts_from_scratch
     statistics updated from the previous board equal the ones counted on the whole board."""
     boards = 0
     for name, r in sample_replays:
-        tracker = _BoardStatistics(r.initial.rules, r.initial.num_players)
+        tracker = BoardStatistics(r.initial.rules, r.initial.num_players)
         for step in r.steps:
             st = step.state
             assert st is not None
             tracker.update(st.tiles, st.links)
-            assert tracker.rows(st.game_over) == _board_statistics(st), (name, step.index)
+            assert tracker.rows(st.game_over) == count_board_statistics(st), (name, step.index)
             assert tracker.location_link_values() == _location_link_values(st.rules, st.tiles), (name, step.index)
             boards += 1
     assert boards > 4000
@@ -132,12 +132,12 @@ def test_board_statistics_kept_from_board_to_board_equal_the_counts_from_scratch
 @given(players=st.integers(2, 4), seed=st.integers(0, 10_000))
 def test_incremental_statistics_on_random_games(players: int, seed: int) -> None:
     r = replay(play_game([RandomBot()] * players, seed))
-    tracker = _BoardStatistics(r.initial.rules, r.initial.num_players)
+    tracker = BoardStatistics(r.initial.rules, r.initial.num_players)
     for step in r.steps:
         st = step.state
         assert st is not None
         tracker.update(st.tiles, st.links)
-        assert tracker.rows(st.game_over) == _board_statistics(st), step.index
+        assert tracker.rows(st.game_over) == count_board_statistics(st), step.index
 
 
 def test_a_miscount_in_the_incremental_statistics_stops_the_tables(
@@ -145,7 +145,7 @@ def test_a_miscount_in_the_incremental_statistics_stops_the_tables(
 ) -> None:
     """Each game's last board is also counted from scratch: statistics that drifted (here: flips not
     counted) stop the tables with an error instead of being stored."""
-    monkeypatch.setattr(_BoardStatistics, "_flip", lambda self, ref, t, sign: None)
+    monkeypatch.setattr(BoardStatistics, "_flip", lambda self, ref, t, sign: None)
     _, r = sample_replays[0]
     with pytest.raises(ValueError, match="counted from scratch"):
         game_tables(r, None)
@@ -222,7 +222,7 @@ _JSON_VALUES = st.recursive(
 def test_the_json_writers_built_once_match_json_dumps(value: Any, details: list[dict[str, Any]]) -> None:
     """The writers built once (and the memoised detail column, keyed by ``repr``: ``True``, ``1``,
     ``1.0`` and ``"1"`` stay apart) write what ``json.dumps`` writes."""
-    assert _SORTED_JSON(value) == json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    assert SORTED_JSON(value) == json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     assert _ACTION_JSON(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     look_alike: list[dict[str, Any]] = [{"n": True}, {"n": 1}, {"n": 1.0}, {"n": "1"}, {"n": 1}]
     for got, d in zip(_detail_column(details + look_alike), details + look_alike, strict=True):

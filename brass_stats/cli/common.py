@@ -23,9 +23,9 @@ import duckdb
 from ..analysis.statistics.breakdowns import GameSource, open_game
 from ..analysis.statistics.filters import SOURCES, CorpusFilter, parse_date
 from ..errors import BrassError
-from ..exitcodes import BAD_INPUT
+from ..exitcodes import BAD_INPUT, BUSY
 from ..log.format import PLAYABLE_EDITIONS
-from ..storage.corpus import EXIT_BUSY, EXIT_UNREADABLE, CorpusBusy, CorpusRef
+from ..storage.corpus import CorpusBusy, CorpusRef
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -84,9 +84,9 @@ def connect_or_exit(ref: CorpusRef) -> duckdb.DuckDBPyConnection:
     try:
         return ref.connect()
     except CorpusBusy as e:
-        fail(EXIT_BUSY, f"error: {e}")
+        fail(BUSY, f"error: {e}")
     except BrassError as e:  # a CorpusError, or any other clear error about the store
-        fail(EXIT_UNREADABLE, f"error: {e}")
+        fail(BAD_INPUT, f"error: {e}")
 
 
 def open_game_or_exit(game: str, corpus: CorpusRef | None) -> GameSource:
@@ -96,7 +96,7 @@ def open_game_or_exit(game: str, corpus: CorpusRef | None) -> GameSource:
             return open_game(game)
         return open_game(game, corpus.db, corpus.parquet)
     except CorpusBusy as e:
-        fail(EXIT_BUSY, f"error: {e}")
+        fail(BUSY, f"error: {e}")
     except BrassError as e:
         fail(BAD_INPUT, f"error: {e}")
 

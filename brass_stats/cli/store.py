@@ -14,15 +14,13 @@ from typing import NoReturn
 import click
 
 from ..engine.policy import AS_PLAYED, STRICT
-from ..exitcodes import BAD_INPUT
+from ..exitcodes import BAD_INPUT, BUSY
 from ..storage import IngestReport, ingest, replay_files
-from ..storage.corpus import EXIT_BUSY, CorpusBusy, CorpusError
+from ..storage.corpus import CorpusBusy, CorpusError
 from ..storage.ingest import iter_game_files
 from ..validation import expand_paths
 from .common import AS_PLAYED_OPTION, fail
 from .output import emit, format_option
-
-MISSING = BAD_INPUT
 
 
 def _echo_report(report: IngestReport, parquet: Path | None, fmt: str = "table") -> None:
@@ -54,14 +52,14 @@ def _echo_report(report: IngestReport, parquet: Path | None, fmt: str = "table")
 
 
 def _store_error(e: Exception) -> NoReturn:
-    fail(EXIT_BUSY if isinstance(e, CorpusBusy) else MISSING, f"error: {e}")
+    fail(BUSY if isinstance(e, CorpusBusy) else BAD_INPUT, f"error: {e}")
 
 
 def _check_inputs(items: tuple[str, ...]) -> list[Path]:
     files = expand_paths(items)
     missing = [str(p) for p in files if not p.exists()]
     if not files or missing:
-        fail(MISSING, "no game files found in: " + " ".join(missing or list(items)))
+        fail(BAD_INPUT, "no game files found in: " + " ".join(missing or list(items)))
     return files
 
 
@@ -164,4 +162,4 @@ def _check_streamed_inputs(items: tuple[str, ...]) -> None:
     """Named files must exist and there must be at least one file (without listing everything up front)."""
     missing = [i for i in items if "://" not in i and not any(ch in i for ch in "*?[") and not Path(i).exists()]
     if missing or next(iter_game_files(items), None) is None:
-        fail(MISSING, "no game files found in: " + " ".join(missing or list(items)))
+        fail(BAD_INPUT, "no game files found in: " + " ".join(missing or list(items)))

@@ -27,10 +27,6 @@ from ..errors import LogFormatError
 Sources = tuple[str, ...]
 
 
-def _opt_tuple(v: Any) -> tuple[Any, ...] | None:
-    return None if v is None else tuple(v)
-
-
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # per action class, in declaration order
 
 

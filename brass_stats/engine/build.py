@@ -37,7 +37,7 @@ def check_card(state: GameState, a: Build, loc: Location) -> bool:
             raise IllegalAction("build.card", f"card {card} cannot build a {a.industry}", player=seat)
         if a.location in network(state, seat):
             return False
-        if _virtual_link(state, seat, a.location):
+        if virtual_link_allows(state, seat, a.location):
             return False
         if not state.has_pieces_on_board(seat):
             return True  # Building If You Have No Tiles on the Board
@@ -50,7 +50,7 @@ def check_card(state: GameState, a: Build, loc: Location) -> bool:
     raise IllegalAction("build.card", f"card {card} cannot be used to build", player=seat)
 
 
-def _virtual_link(state: GameState, seat: int, location: str) -> bool:
+def virtual_link_allows(state: GameState, seat: int, location: str) -> bool:
     """The classic Lancashire rule: Liverpool in your network lets an industry card build in Birkenhead."""
     pair = state.rules.virtual_link
     return (

@@ -42,9 +42,6 @@ TOP_LEVEL_KEYS = frozenset(
 )
 RESULT_ROW_KEYS = frozenset({"seat", "name", "vp", "income_level", "money", "rank"})
 CHECKPOINT_KEYS = frozenset({"vp", "money", "income_level", "income_space"})
-EXPLICIT_CHANCE_KEYS = frozenset(
-    {"merchant_tiles", "turn_order", "hands", "discards", "deck", "rail_era", "reserve", "distant_market"}
-)
 # explicit chance records each edition needs (beyond turn order, hands and deck)
 EDITION_CHANCE_KEYS = {
     "birmingham": frozenset({"merchant_tiles", "discards"}),

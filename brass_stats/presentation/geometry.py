@@ -1,6 +1,6 @@
 """Where things sit on the drawn board, and the names and colours every drawing shares.
 
-Both drawings (the SVG board and the matplotlib figure) read the same positions,
+The SVG board and the viewer read the same positions (and every chart the same colours),
 so the report, ``brass-stats board`` and the viewer show one map.
 
 >>> layout("birmingham")["dudley"]

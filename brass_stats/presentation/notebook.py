@@ -144,7 +144,7 @@ def progress_frame(replay: Replay, upto: int | None = None) -> pd.DataFrame:
 def progress_chart(replay: Replay, upto: int | None = None) -> Any:
     """Two charts, one above the other: income level and VP per player, action by action up to ``upto``
     (dashed: VP if the era ended now), with the whole game's length on the x axis."""
-    from .board import PLAYER_COLOURS
+    from .geometry import PLAYER_COLOURS
     from .plots import Chart, player_legend, player_line
 
     df = progress_frame(replay, upto)

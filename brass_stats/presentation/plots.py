@@ -49,7 +49,6 @@ SOURCE_COLOURS = {
     "introductory": "#d9d9d9",
 }
 SHORTFALL_COLOUR = "#cb181d"
-FONT = {"family": ["DejaVu Sans", "sans-serif"]}
 
 
 class Chart(Figure):

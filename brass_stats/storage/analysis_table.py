@@ -29,12 +29,12 @@ import pyarrow.parquet as pq
 from .dataset import (
     PARTITION_COLUMNS,
     DatasetWriter,
-    _write_file,
     live_files,
     new_batch_id,
     read_commits,
     table_of,
     write_batch_files,
+    write_parquet_file,
 )
 
 ANALYSIS = "analysis"
@@ -101,7 +101,7 @@ def replace_in_dataset(directory: str | Path, table: pa.Table, partitions: Mappi
             kept = held.filter(pc.invert(hit))
             if kept.num_rows:
                 path = (root / rel).with_name(f"part-{batch}-kept{k}.parquet")
-                _write_file(kept, path)
+                write_parquet_file(kept, path)
                 files.append(path.relative_to(root).as_posix())
         ids = table.column("game_id").to_pylist()
         edition = pa.array([partitions[g][0] for g in ids], pa.string())

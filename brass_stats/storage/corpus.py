@@ -26,17 +26,10 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from ..exitcodes import BAD_INPUT, BUSY
 from .analysis_table import ANALYSIS, ANALYSIS_SCHEMA
 from .dataset import PARTITION_COLUMNS, Commit, DatasetError, dataset_files, table_of
-from .duckdb_store import FAILURES_SCHEMA, CorpusBusy, CorpusError, connect_db, sql_type
+from .duckdb_store import FAILURES_SCHEMA, CorpusBusy, CorpusError, connect_db, sql_string, sql_type
 from .tables import SCHEMAS
-
-# Exit status of a command that found the store in use by another process (an ingest holding the
-# DuckDB file's write lock, or a second ingest into one Parquet dataset), and of one that cannot open
-# the store at all (missing, not a database, not a dataset).
-EXIT_BUSY = BUSY
-EXIT_UNREADABLE = BAD_INPUT
 
 
 def all_schemas() -> dict[str, pa.Schema]:
@@ -55,26 +48,22 @@ def open_corpus(db: str | Path | None = None, parquet: str | Path | None = None)
         if not Path(db).is_file():
             raise CorpusError(f"database {db} does not exist")
         con = connect_db(db)
-        _no_progress_bar(con)
+        disable_progress_bar(con)
         return con
     assert parquet is not None
     root = Path(parquet)
     if not root.is_dir():
         raise CorpusError(f"Parquet dataset {root} does not exist")
     con = duckdb.connect(":memory:")
-    _no_progress_bar(con)
+    disable_progress_bar(con)
     attach_parquet(con, root)
     return con
 
 
-def _no_progress_bar(con: duckdb.DuckDBPyConnection) -> None:
+def disable_progress_bar(con: duckdb.DuckDBPyConnection) -> None:
     """A long scan must not draw DuckDB's progress bar over a command's output (Jupyter may refuse the setting)."""
     with contextlib.suppress(duckdb.Error):
         con.execute("SET enable_progress_bar = false")
-
-
-def _sql_str(p: str | Path) -> str:
-    return str(p).replace("'", "''")
 
 
 def attach_parquet(con: duckdb.DuckDBPyConnection, root: str | Path, only: list[Commit] | None = None) -> None:
@@ -102,7 +91,7 @@ def attach_parquet(con: duckdb.DuckDBPyConnection, root: str | Path, only: list[
             cols = ", ".join(f'CAST(NULL AS {sql_type(f.type)}) AS "{f.name}"' for f in schema)
             con.execute(f'CREATE VIEW "{name}" AS SELECT {cols} WHERE false')
             continue
-        listing = "[" + ", ".join(f"'{_sql_str(p)}'" for p in paths) + "]"
+        listing = "[" + ", ".join(sql_string(p) for p in paths) + "]"
         if all(f"/{c}=" in p.as_posix() for p in paths for c in PARTITION_COLUMNS):
             source = (
                 f"read_parquet({listing}, hive_partitioning = true, union_by_name = true, "
@@ -147,7 +136,6 @@ class CorpusRef:
 
 
 __all__ = [
-    "EXIT_BUSY",
     "PARTITION_COLUMNS",
     "CorpusBusy",
     "CorpusError",

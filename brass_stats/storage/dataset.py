@@ -181,7 +181,7 @@ def _partition_value(v: Any) -> str:
     return text
 
 
-def _write_file(table: pa.Table, path: Path, compression: str = "zstd") -> None:
+def write_parquet_file(table: pa.Table, path: Path, compression: str = "zstd") -> None:
     """Write under a temporary (hidden) name, then rename: a file with the final name is always complete."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")
@@ -217,7 +217,7 @@ def write_batch_files(
             continue
         if not partitioned or name in UNPARTITIONED:
             rel = f"{name}/part-{batch}.parquet"
-            _write_file(table, root / rel, compression)
+            write_parquet_file(table, root / rel, compression)
             written.append(rel)
             continue
         if all(c in table.column_names for c in PARTITION_COLUMNS):
@@ -232,7 +232,7 @@ def write_batch_files(
             part = data if len(groups) == 1 else data.take(pa.array(rows, pa.int64()))
             where = f"edition={_partition_value(edition)}/player_count={_partition_value(count)}"
             rel = f"{name}/{where}/part-{batch}.parquet"
-            _write_file(part, root / rel, compression)
+            write_parquet_file(part, root / rel, compression)
             written.append(rel)
     return written
 
@@ -248,7 +248,7 @@ def filter_games(root: Path, files: list[str], drop: set[str]) -> list[str]:
             # failures without a game id stay
             t = t.filter(pc.fill_null(mask, True))
         if t.num_rows:
-            _write_file(t, path)
+            write_parquet_file(t, path)
             kept.append(rel)
         else:
             path.unlink()

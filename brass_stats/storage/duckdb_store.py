@@ -80,6 +80,11 @@ FAILURES_SCHEMA = pa.schema(
 _PRIMARY_KEYS = {"games": ("game_id",)}
 
 
+def sql_string(value: str | Path) -> str:
+    """``value`` as a single-quoted SQL string literal (its quotes doubled), e.g. a file name in a query."""
+    return "'" + str(value).replace("'", "''") + "'"
+
+
 def sql_type(t: pa.DataType) -> str:
     """The DuckDB column type for an Arrow type used in the schemas."""
     if pa.types.is_boolean(t):

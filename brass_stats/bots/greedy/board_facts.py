@@ -16,14 +16,14 @@ from typing import Any
 from ...engine.connectivity import trade_locations
 from ...engine.state import GameState, Tile
 from ...rules_data import IndustryLevel, Location, RulesData
-from .evaluation import _EMPTY_SLOT_ICONS
+from .evaluation import EMPTY_SLOT_ICONS
 from .weights import Weights
 
 # kinds of own unflipped tiles in :class:`BoardFacts`
-_SELL_FIXED = 0  # P(sale) is known from the board alone
-_SELL_MERCHANT = 1  # Birmingham: connected to a buyer; ready if it or a brewery in reach has beer
-_SELL_MARKET = 2  # Lancashire: connected to a trade location; the Distant Cotton Market may close
-_RESOURCE = 3  # coal mine, iron works, brewery (and Lancashire's port): cubes / barrels left
+SELL_FIXED = 0  # P(sale) is known from the board alone
+SELL_MERCHANT = 1  # Birmingham: connected to a buyer; ready if it or a brewery in reach has beer
+SELL_MARKET = 2  # Lancashire: connected to a trade location; the Distant Cotton Market may close
+RESOURCE = 3  # coal mine, iron works, brewery (and Lancashire's port): cubes / barrels left
 
 
 class TileFacts:
@@ -192,7 +192,7 @@ class TileFacts:
         (the slots of ``explain()`` summed in another order: halves and integers, so exactly)."""
         loc = location.id
         empty = len(location.slots) - self.placed.get(loc, 0)
-        return self.unflipped_icons.get(loc, 0) + _EMPTY_SLOT_ICONS * empty
+        return self.unflipped_icons.get(loc, 0) + EMPTY_SLOT_ICONS * empty
 
 
 class LinkFacts:
@@ -317,11 +317,11 @@ class BoardFacts:
             if industry in rules.sellable:
                 if dcm:
                     if here in ports:
-                        kind, data = _SELL_FIXED, w.p_sell_ready
+                        kind, data = SELL_FIXED, w.p_sell_ready
                     elif here in trade_components:
-                        kind, data = _SELL_MARKET, None
+                        kind, data = SELL_MARKET, None
                     else:
-                        kind, data = _SELL_FIXED, w.p_sell_unconnected
+                        kind, data = SELL_FIXED, w.p_sell_unconnected
                 else:
                     buyers = tuple(
                         i
@@ -329,14 +329,14 @@ class BoardFacts:
                         if industry in ms.accepts and component.get(ms.location, ms.location) == here
                     )
                     if buyers:
-                        kind, data = _SELL_MERCHANT, (buyers, here)
+                        kind, data = SELL_MERCHANT, (buyers, here)
                     else:
-                        kind, data = _SELL_FIXED, w.p_sell_unconnected
+                        kind, data = SELL_FIXED, w.p_sell_unconnected
             else:
                 crowd = w.crowding ** seen.get(industry, 0)
                 seen[industry] = seen.get(industry, 0) + 1
                 isolated = industry == "coal_mine" and loc not in component  # no link reaches it
-                kind, data = _RESOURCE, (crowd, isolated)
+                kind, data = RESOURCE, (crowd, isolated)
             worth = info.vp + info.link_vp * own_links_at.get(loc, 0)
             tiles.append((ref, kind, data, worth, canal and info.level >= 2, info.vp, info.income_spaces))
         self.tiles = tiles

@@ -82,7 +82,7 @@ _SCOUT_GAIN = 2 * _WILD_VALUE  # a scout brings one wild location and one wild i
 _RESOURCE_INDUSTRIES = frozenset({"coal_mine", "iron_works", "brewery"})
 # a guess of the link icons an empty slot will bring (a half: sums of halves and whole numbers are
 # exact in any order, which BoardFacts relies on)
-_EMPTY_SLOT_ICONS = 0.5
+EMPTY_SLOT_ICONS = 0.5
 
 
 @dataclass(frozen=True)
@@ -219,7 +219,7 @@ def explain(
         for slot in L.slots:
             there = state.tiles.get(slot.ref)
             if there is None:
-                pending += _EMPTY_SLOT_ICONS
+                pending += EMPTY_SLOT_ICONS
             elif not there.flipped:
                 pending += state.level_info(there).link_vp
         growth += n * pending
@@ -231,7 +231,7 @@ def explain(
     hoard = w.money_hoard * min(1.0, h.own_actions_game / w.near_actions)
     parts["money"] = w.money * min(p.money, near) + hoard * max(0.0, p.money - near)
     discounted = w.discount * (1.0 - w.discount**h.payouts) / (1.0 - w.discount)  # sum of discount**k, k=1..payouts
-    parts["income"] = w.money * w.income * _level_at(rules.income_levels, expected_space) * discounted
+    parts["income"] = w.money * w.income * level_at(rules.income_levels, expected_space) * discounted
     risk = 0.0
     soon = p.money + level * min(h.payouts, w.risk_rounds)
     if soon < 0:  # income soon cannot be paid without tiles flipping: tiles or VP will be lost
@@ -247,7 +247,7 @@ def explain(
     return parts
 
 
-def _level_at(levels: Sequence[int], space: float) -> float:
+def level_at(levels: Sequence[int], space: float) -> float:
     """Income level at a fractional track space (linear between spaces)."""
     top = len(levels) - 1
     space = min(max(space, 0.0), float(top))
@@ -288,14 +288,15 @@ def _p_sell(state: GameState, seat: int, loc: str, industry: str, w: Weights) ->
 
 def _blocked_tiles(state: GameState, seat: int) -> int:
     """Mat tiles in front of better ones that are worth developing away."""
-    return _blocked_in_mat(state.rules, state.era, state.players[seat].mat)
+    return blocked_in_mat(state.rules, state.era, state.players[seat].mat)
 
 
-def _blocked_in_mat(rules: RulesData, era: str, mat: dict[str, tuple[int, ...]]) -> int:
-    return sum(_blocked_run(rules, era, ind, counts) for ind, counts in mat.items())
+def blocked_in_mat(rules: RulesData, era: str, mat: dict[str, tuple[int, ...]]) -> int:
+    """Mat tiles in front of better ones, over every industry of a player mat (see :func:`blocked_run`)."""
+    return sum(blocked_run(rules, era, ind, counts) for ind, counts in mat.items())
 
 
-def _blocked_run(rules: RulesData, era: str, ind: str, counts: Sequence[int]) -> int:
+def blocked_run(rules: RulesData, era: str, ind: str, counts: Sequence[int]) -> int:
     """Tiles of one industry in front of a better one on the mat (0 if nothing better is behind)."""
     levels = rules.industries[ind]
     run = 0

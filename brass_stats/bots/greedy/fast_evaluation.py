@@ -23,8 +23,8 @@ from typing import Any
 
 from ...engine.sell_cotton import market_closed
 from ...engine.state import GameState
-from .board_facts import _RESOURCE, _SELL_FIXED, _SELL_MERCHANT, BoardFacts, TileFacts
-from .evaluation import _blocked_in_mat, _blocked_run, _level_at, resource_demand
+from .board_facts import RESOURCE, SELL_FIXED, SELL_MERCHANT, BoardFacts, TileFacts
+from .evaluation import blocked_in_mat, blocked_run, level_at, resource_demand
 from .weights import DEFAULT_WEIGHTS, Weights
 
 
@@ -111,7 +111,7 @@ class Evaluator:
             runs = self._runs.get((seat, probe.era))
             if runs is None:
                 runs = self._runs[seat, probe.era] = {
-                    ind: _blocked_run(probe.rules, probe.era, ind, counts) for ind, counts in base_mat.items()
+                    ind: blocked_run(probe.rules, probe.era, ind, counts) for ind, counts in base_mat.items()
                 }
             developed: dict[str, list[int]] = {}
             for industry in industries:
@@ -120,7 +120,7 @@ class Evaluator:
                 developed[industry] = counts
             blocked = sum(runs.values())
             for industry, counts in developed.items():
-                blocked += _blocked_run(probe.rules, probe.era, industry, counts) - runs[industry]
+                blocked += blocked_run(probe.rules, probe.era, industry, counts) - runs[industry]
             own = sum([*head, -w.develop * blocked * factor])
         if others is not None:
             own -= w.opponents * others
@@ -138,10 +138,10 @@ class Evaluator:
         """_blocked_tiles(state, seat), computed once per seat for a mat and an era unchanged since base."""
         mat = state.players[seat].mat
         if state.era != self.base.era or mat != self.base.players[seat].mat:
-            return _blocked_in_mat(state.rules, state.era, mat)
+            return blocked_in_mat(state.rules, state.era, mat)
         blocked = self._blocked.get(seat)
         if blocked is None:
-            blocked = self._blocked[seat] = _blocked_in_mat(state.rules, state.era, mat)
+            blocked = self._blocked[seat] = blocked_in_mat(state.rules, state.era, mat)
         return blocked
 
     def _seat_parts(
@@ -173,18 +173,18 @@ class Evaluator:
         cube = w.p_cube_canal if canal else w.p_cube_rail
         tiles = state.tiles
         for ref, kind, data, worth, rescored, vp, income_spaces in facts.tiles:
-            if kind == _RESOURCE:
+            if kind == RESOURCE:
                 crowd, isolated = data
                 p_flip = cube ** tiles[ref].resources * all_era * self.demand
                 p_flip *= crowd
                 if isolated:
                     p_flip *= w.isolated_coal
             else:
-                if kind == _SELL_FIXED:
+                if kind == SELL_FIXED:
                     p_sell = data
-                elif kind == _SELL_MERCHANT:
+                elif kind == SELL_MERCHANT:
                     p_sell = self._p_sell_merchant(state, seat, facts, data)
-                else:  # _SELL_MARKET
+                else:  # SELL_MARKET
                     p_sell = w.p_sell_unconnected if market_closed(state) else w.p_sell_connected
                 p_flip = p_sell * own_era
             unflipped += p_flip * worth
@@ -199,7 +199,7 @@ class Evaluator:
         hoard = w.money_hoard * min(1.0, own_game / w.near_actions)
         money = w.money * min(p.money, near) + hoard * max(0.0, p.money - near)
         discounted = w.discount * (1.0 - w.discount**payouts) / (1.0 - w.discount)
-        income = w.money * w.income * _level_at(rules.income_levels, expected_space) * discounted
+        income = w.money * w.income * level_at(rules.income_levels, expected_space) * discounted
         risk = 0.0
         soon = p.money + level * min(payouts, w.risk_rounds)
         if soon < 0:

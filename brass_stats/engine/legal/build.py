@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from ...rules_data import WILD_INDUSTRY, WILD_LOCATION, Location, card_industries, card_location
 from ..actions import Action, Build
-from ..build import _virtual_link, slot_options
+from ..build import slot_options, virtual_link_allows
 from .probe import Draw, Position
 
 Outcome = tuple[tuple[str, ...] | None, tuple[str, ...] | None]  # (coal sources, iron sources)
@@ -87,7 +87,7 @@ def build_actions(pos: Position, cards: list[str]) -> list[Action]:
                 reachable = [
                     loc
                     for loc, L in rules.locations.items()
-                    if L.slots and (anywhere or loc in net or _virtual_link(state, seat, loc))
+                    if L.slots and (anywhere or loc in net or virtual_link_allows(state, seat, loc))
                 ]
             pairs = [(loc, ind) for loc in reachable for ind in inds]
         brewery_card = card == WILD_INDUSTRY or "brewery" in card_industries(card)

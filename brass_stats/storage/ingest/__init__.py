@@ -43,7 +43,7 @@ from .duckdb_committer import (
     DuckDBCommitter,
     staging_dir,
 )
-from .listing import MIN_BATCH, _chunks, iter_game_files
+from .listing import MIN_BATCH, file_batches, iter_game_files
 from .merge import MERGE_SPLIT_GAMES, MERGED_TABLES, merge_commits, merge_files, merge_parts
 from .orchestrate import ingest, replay_files, run_import
 from .results import BatchResult, IngestReport, Outcome
@@ -68,7 +68,7 @@ __all__ = [
     "ProcessRunner",
     "Runner",
     "WorkerLost",
-    "_chunks",
+    "file_batches",
     "failures_table",
     "ingest",
     "iter_game_files",

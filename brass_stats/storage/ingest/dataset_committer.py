@@ -42,7 +42,8 @@ class DatasetCommitter:
         pass
 
 
-def _dataset_game_ids(root: Path) -> set[str]:
+def dataset_game_ids(root: Path) -> set[str]:
+    """The ids of the games already stored in the Parquet dataset ``root``."""
     con = open_corpus(parquet=root)
     try:
         return {r[0] for r in con.execute("SELECT game_id FROM games").fetchall()}

@@ -13,7 +13,7 @@ from typing import Any
 
 import duckdb
 
-from ..duckdb_store import Store
+from ..duckdb_store import Store, sql_string
 from .results import BatchResult
 
 # a group's load costs about a sixth of its games' replay and tables (1 ms against 6-8 ms per game): a
@@ -357,13 +357,9 @@ def _restore_memory_limit(before: str) -> str:
 
 
 def _listing(paths: list[str]) -> str:
-    return "[" + ", ".join(_sql_str(f) for f in paths) + "]"
+    return "[" + ", ".join(sql_string(f) for f in paths) + "]"
 
 
 def staging_dir(db: Path) -> Path:
     """Where workers put the batches waiting to be loaded into the DuckDB file ``db``."""
     return db.parent / f".{db.name}.ingest"
-
-
-def _sql_str(p: str) -> str:
-    return "'" + p.replace("'", "''") + "'"

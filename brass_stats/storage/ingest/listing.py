@@ -61,7 +61,7 @@ def _iter_url(url: str) -> Iterator[str]:
 MIN_BATCH = 4
 
 
-def _chunks(
+def file_batches(
     files: Iterator[str], size: int, spread: int = 1, on_end: Callable[[], None] | None = None
 ) -> Iterator[list[str]]:
     """Batches of ``size`` files, the last ones smaller so that the workers finish together.

@@ -11,10 +11,10 @@ from typing import Any
 
 import duckdb
 
-from ..corpus import _no_progress_bar, attach_parquet
+from ..corpus import attach_parquet, disable_progress_bar
 from ..dataset import Commit, DatasetWriter, new_batch_id, read_commits, write_version
+from ..duckdb_store import sql_string
 from ..tables import SCHEMAS
-from .duckdb_committer import _sql_str
 from .runners import ProcessRunner, Runner
 
 # The merge sorts by game and writes one file per partition: these bound the memory it takes at any
@@ -113,8 +113,8 @@ def merge_files(root: str, batches: list[str], part: str = "*") -> list[str]:
     for setting in MERGE_SETTINGS:
         with contextlib.suppress(duckdb.Error):  # a DuckDB without that setting merges as it can
             con.execute(setting)
-    con.execute(f"SET temp_directory = '{_sql_str(str(tmp))[1:-1]}'")
-    _no_progress_bar(con)
+    con.execute(f"SET temp_directory = {sql_string(tmp)}")
+    disable_progress_bar(con)
     try:
         attach_parquet(con, staged.root, only=only)
         tables = list(MERGED_TABLES) if part == "*" else [table]

@@ -17,14 +17,14 @@ from ...tasks.cluster import require_dask
 from ..dataset import DatasetWriter, new_batch_id
 from ..duckdb_store import Store, StoreWriteError
 from .dask_runner import DaskRunner
-from .dataset_committer import DatasetCommitter, _dataset_game_ids
+from .dataset_committer import DatasetCommitter, dataset_game_ids
 from .duckdb_committer import LOADERS_MAX, WORKERS_PER_LOADER, DuckDBCommitter
-from .listing import _chunks, iter_game_files
+from .listing import file_batches, iter_game_files
 from .merge import merge_commits
 from .progress import _progress
 from .results import BatchResult, IngestReport
 from .runners import InlineRunner, ProcessRunner, Runner, WorkerLost
-from .worker import _KEPT
+from .worker import KEPT_MESSAGE
 
 
 class _Committer(Protocol):
@@ -55,7 +55,7 @@ def run_import(
         nonlocal listing_ended
         listing_ended = True
 
-    chunks = _chunks(iter(files), max(1, batch_size), in_flight, ended)
+    chunks = file_batches(iter(files), max(1, batch_size), in_flight, ended)
     listed = False  # every batch handed out
     pending: dict[Any, list[str]] = {}
     dest, partitioned = str(committer.dest), committer.partitioned
@@ -161,7 +161,7 @@ def ingest(
         else:
             assert parquet_dir is not None
             writer = DatasetWriter(Path(parquet_dir).absolute())  # workers write there, from any folder
-            stored = _dataset_game_ids(Path(parquet_dir))
+            stored = dataset_game_ids(Path(parquet_dir))
             committer = DatasetCommitter(writer, stored)
         known = frozenset(stored)
         runner: Runner
@@ -186,7 +186,7 @@ def ingest(
                 except duckdb.Error as e:  # the store could not take a group (a full disk): not a bug
                     if store is None:
                         raise
-                    raise StoreWriteError(f"{store.path}: the games could not be stored: {e}. {_KEPT}") from e
+                    raise StoreWriteError(f"{store.path}: the games could not be stored: {e}. {KEPT_MESSAGE}") from e
             merge = isinstance(committer, DatasetCommitter) and len(committer.commits) > 1
             if writer is not None and compact and merge:
                 assert isinstance(committer, DatasetCommitter)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ...exitcodes import FAILED, OK
 from ..tables import GameParts
 
 
@@ -84,7 +85,7 @@ class IngestReport:
 
     @property
     def exit_status(self) -> int:
-        return 1 if self.failed else 0
+        return FAILED if self.failed else OK
 
     def by_rule(self) -> list[tuple[str, int]]:
         """Failures grouped by the rule they broke (or the kind of failure), most frequent first."""

@@ -156,7 +156,7 @@ def run_batch(
     try:
         result.files = write_batch_files(dest, batch, tables, partitioned, "zstd" if partitioned else "none")
     except OSError as e:  # (Arrow's errors name no file: a full disk would say nothing of where)
-        raise StoreWriteError(f"{dest}: a batch's tables could not be written: {e}. {_KEPT}") from e
+        raise StoreWriteError(f"{dest}: a batch's tables could not be written: {e}. {KEPT_MESSAGE}") from e
     result.failures = [o.without_tables() for o in failed]
     result.seconds = time.perf_counter() - start
     result.cpu_seconds = time.process_time() - start_cpu
@@ -164,7 +164,7 @@ def run_batch(
 
 
 # what a store that could not be written still holds, and what to do
-_KEPT = "What was committed before is kept, each game whole; run the same command again to import the rest"
+KEPT_MESSAGE = "What was committed before is kept, each game whole; run the same command again to import the rest"
 
 
 def _batch_tables(ok: list[Outcome], failed: list[Outcome]) -> tuple[dict[str, pa.Table], list[Outcome]]:

@@ -2,7 +2,7 @@
 
 Each game's tables are first built as plain columns (:data:`GameParts`, by :func:`.game.game_parts`);
 :func:`assemble_tables` converts a batch of them to one Arrow table per table name. A game's few
-distinct values (its id, its board pieces) travel as :class:`_Indexed` and are converted once.
+distinct values (its id, its board pieces) travel as :class:`Indexed` and are converted once.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ import pyarrow as pa
 from .schemas import I32, SCHEMAS
 
 #: One game's tables before Arrow: per table, its columns (name -> a list, a numpy array, an Arrow
-#: array or an :class:`_Indexed`) or its rows (tuples in the schema's order).
+#: array or an :class:`Indexed`) or its rows (tuples in the schema's order).
 GameParts = dict[str, tuple[Literal["columns", "rows"], Any]]
 
 
-class _Indexed(NamedTuple):
+class Indexed(NamedTuple):
     """A column given as ``values`` taken at ``at`` (positions in ``values``): a game's few distinct
     values (its id, its board pieces) converted to Arrow and taken once per batch, not once per game
     (each Arrow call costs a few microseconds whatever its length)."""
@@ -54,14 +54,14 @@ _EMPTY = {name: schema.empty_table() for name, schema in SCHEMAS.items()}  # (Ar
 
 
 def _column(parts: list[Any], type_: pa.DataType) -> pa.Array | pa.ChunkedArray:
-    """A column's parts (a game's list, numpy array, Arrow array or :class:`_Indexed` each) as one Arrow
+    """A column's parts (a game's list, numpy array, Arrow array or :class:`Indexed` each) as one Arrow
     column of ``type_``."""
-    if all(type(p) is _Indexed for p in parts):
+    if all(type(p) is Indexed for p in parts):
         return _indexed_column(parts, type_)
     if len(parts) == 1:
         return _one_column(parts[0], type_)
-    if all(isinstance(p, (list, tuple)) and type(p) is not _Indexed for p in parts):  # (_Indexed is a tuple)
-        return _array(list(chain.from_iterable(parts)), type_)
+    if all(isinstance(p, (list, tuple)) and type(p) is not Indexed for p in parts):  # (Indexed is a tuple)
+        return arrow_array(list(chain.from_iterable(parts)), type_)
     if all(isinstance(p, np.ndarray) and p.dtype != object for p in parts):
         return pa.array(np.concatenate(parts), type=type_, from_pandas=False)
     chunks: list[pa.Array] = []
@@ -74,15 +74,15 @@ def _column(parts: list[Any], type_: pa.DataType) -> pa.Array | pa.ChunkedArray:
 def _one_column(c: Any, type_: pa.DataType) -> pa.Array | pa.ChunkedArray:
     if isinstance(c, _ARROW_ARRAYS):
         return c
-    if type(c) is _Indexed:
+    if type(c) is Indexed:
         return _indexed_column([c], type_)
     if isinstance(c, np.ndarray):
         return pa.array(c, type=type_, from_pandas=False)
-    return _array(c, type_)
+    return arrow_array(c, type_)
 
 
-def _indexed_column(parts: list[_Indexed], type_: pa.DataType) -> pa.Array:
-    """Games' :class:`_Indexed` parts as one column: their values together, taken at their indexes
+def _indexed_column(parts: list[Indexed], type_: pa.DataType) -> pa.Array:
+    """Games' :class:`Indexed` parts as one column: their values together, taken at their indexes
     (shifted past the games before)."""
     if len(parts) == 1:
         values, index = parts[0]
@@ -119,7 +119,7 @@ def _rows_table(rows: list[tuple[Any, ...]], schema: pa.Schema) -> pa.Table:
     return pa.Table.from_struct_array(pa.array(rows, type=_schema_parts(schema)[1]))
 
 
-def _array(values: Sequence[Any], type_: pa.DataType) -> pa.Array:
+def arrow_array(values: Sequence[Any], type_: pa.DataType) -> pa.Array:
     """Python values as an Arrow array: integer columns without nulls through numpy, twice as fast."""
     if type_ == I32 and values:
         try:
@@ -129,7 +129,7 @@ def _array(values: Sequence[Any], type_: pa.DataType) -> pa.Array:
     return pa.array(values, type=type_)
 
 
-def _numbers(values: Sequence[Any]) -> np.ndarray:
+def int_numpy(values: Sequence[Any]) -> np.ndarray:
     """An integer column as a numpy array (int32, or objects when it holds a null)."""
     try:
         return np.fromiter(values, dtype=np.int32, count=len(values))

@@ -1,8 +1,8 @@
-"""Fast twin of :func:`_board_statistics` (held equal by tests/test_tables_equivalence.py).
+"""Fast twin of :func:`count_board_statistics` (held equal by tests/test_tables_equivalence.py).
 
 Each seat's board statistics for the turn_snapshots table (potential link and tile VP, pieces on the
-board), counted from scratch by :func:`_board_statistics` (the reference) and kept up to date from
-one board to the next by :class:`_BoardStatistics` (what the tables use).
+board), counted from scratch by :func:`count_board_statistics` (the reference) and kept up to date from
+one board to the next by :class:`BoardStatistics` (what the tables use).
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from typing import Any
 
 from ...engine.state import GameState, Tile
 from ...rules_data import ALL_INDUSTRIES, RulesData
-from .action_json import _SORTED_JSON
+from .action_json import SORTED_JSON
 
 
-def _loc(ref: str) -> str:
+def location_of(ref: str) -> str:
+    """The location of a slot reference ``"location:slot"``."""
     return ref.split(":", 1)[0]
 
 
@@ -27,15 +28,15 @@ def _location_link_values(rules: RulesData, tiles: dict[str, Tile]) -> dict[str,
     extra: Counter[str] = Counter()
     for ref, t in tiles.items():
         if t.flipped:
-            extra[_loc(ref)] += rules.level(t.industry, t.level).link_vp
+            extra[location_of(ref)] += rules.level(t.industry, t.level).link_vp
     return {loc: info.printed_link_vp + extra[loc] for loc, info in rules.locations.items()}
 
 
-def _board_statistics(state: GameState) -> list[tuple[Any, ...]]:
+def count_board_statistics(state: GameState) -> list[tuple[Any, ...]]:
     """Per seat, from scratch, the snapshot values that depend only on the board: potential link VP,
     potential tile VP, tiles_on_board, tiles_<industry>..., flipped_tiles, tiles_by_level, links_on_board.
 
-    The reference for :class:`_BoardStatistics`, which keeps the same values up to date incrementally.
+    The reference for :class:`BoardStatistics`, which keeps the same values up to date incrementally.
     """
     rules = state.rules
     over = state.game_over
@@ -55,7 +56,7 @@ def _board_statistics(state: GameState) -> list[tuple[Any, ...]]:
             info = rules.level(t.industry, t.level)
             flipped[seat] += 1
             tile_vp[seat] += info.vp
-            link_icons[_loc(ref)] += info.link_vp
+            link_icons[location_of(ref)] += info.link_vp
     links = dict.fromkeys(seats, 0)
     link_vp = dict.fromkeys(seats, 0)
     locations, rule_links = rules.locations, rules.links
@@ -73,15 +74,15 @@ def _board_statistics(state: GameState) -> list[tuple[Any, ...]]:
                 sum(c.values()),
                 *c.values(),
                 flipped[seat],
-                _SORTED_JSON(by_level[seat]),
+                SORTED_JSON(by_level[seat]),
                 links[seat],
             )
         )
     return out
 
 
-class _BoardStatistics:
-    """Every seat's board statistics (as :func:`_board_statistics`), kept up to date from one board to the next.
+class BoardStatistics:
+    """Every seat's board statistics (as :func:`count_board_statistics`), kept up to date from one board to the next.
 
     Consecutive boards differ by a few tiles and links, so only those are counted again: tiles are
     compared by identity (the engine never changes a tile in place but puts a changed copy in its
@@ -221,14 +222,14 @@ class _BoardStatistics:
         return {loc: printed + icons.get(loc, 0) for loc, printed in self.printed.items()}
 
     def rows(self, over: bool) -> list[tuple[Any, ...]]:
-        """Per seat, the values of :func:`_board_statistics` for the current board."""
+        """Per seat, the values of :func:`count_board_statistics` for the current board."""
         return [
             (0 if over else self.link_vp[s], 0 if over else self.tile_vp[s], *self.pieces[self.piece_row[s]])
             for s in self.seats
         ]
 
 
-_NO_LEVELS = _SORTED_JSON({})
+_NO_LEVELS = SORTED_JSON({})
 _LEVEL_STEPS: dict[tuple[str, str, int, int], str] = {}
 
 
@@ -247,5 +248,5 @@ def _level_step(text: str, industry: str, level: int, sign: int) -> str:
             del by_industry[industry]
     if len(_LEVEL_STEPS) > 100_000:  # bounded: an ingest worker lives for many games
         _LEVEL_STEPS.clear()
-    out = _LEVEL_STEPS[(text, industry, level, sign)] = _SORTED_JSON(by_industry)
+    out = _LEVEL_STEPS[(text, industry, level, sign)] = SORTED_JSON(by_industry)
     return out

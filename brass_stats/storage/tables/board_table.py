@@ -1,7 +1,7 @@
 """Fast twin of ``_board`` in tests/reference_tables.py (held equal by tests/test_tables_equivalence.py).
 
 The board table: every piece on the board at the end of each round and before each era's scoring,
-each distinct piece row built once and the rounds' rows taken by index (:class:`_BoardTable`).
+each distinct piece row built once and the rounds' rows taken by index (:class:`BoardTable`).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import pyarrow as pa
 from ...engine.state import GameState, Tile
 from ...replay import Step
 from ...rules_data import RulesData
-from .assemble import _Indexed, _numbers
-from .board_statistics import _BoardStatistics
+from .assemble import Indexed, int_numpy
+from .board_statistics import BoardStatistics
 from .schemas import BOARD_SCHEMA
 
 
@@ -38,7 +38,7 @@ _BOARD_BASE = pa.schema([BOARD_SCHEMA.field(name) for name in BOARD_SCHEMA.names
 _BOARD_PIECE = pa.schema([BOARD_SCHEMA.field(name) for name in BOARD_SCHEMA.names[6:]])  # piece ... vp_if_scored
 
 
-class _BoardTable:
+class BoardTable:
     """The board table: every piece on the board at the end of each round (and before each era's scoring).
 
     Most pieces stay the same from one round to the next, so each distinct piece row is built once
@@ -74,7 +74,7 @@ class _BoardTable:
             self.pieces.append(row)
         return i
 
-    def add(self, step: Step, st: GameState, current: _BoardStatistics) -> None:
+    def add(self, step: Step, st: GameState, current: BoardStatistics) -> None:
         """The board after ``step``, which ends a round (``current`` holds ``st``'s board statistics)."""
         era_end = st.game_over or st.era != step.era
         self.rounds.append((step.era, step.round, step.era_round, step.index, era_end))
@@ -168,16 +168,16 @@ class _BoardTable:
         of_round = np.fromiter(self.rows_of_round, dtype=np.intp, count=len(self.rows_of_round))
         era, *rest = zip(*self.rounds, strict=True) if self.rounds else ((),) * len(_BOARD_BASE)
         rounds = [
-            _Indexed(era, np.repeat(np.arange(len(of_round)), of_round)),
-            *[np.repeat(_numbers(c), of_round) for c in rest[:-1]],
+            Indexed(era, np.repeat(np.arange(len(of_round)), of_round)),
+            *[np.repeat(int_numpy(c), of_round) for c in rest[:-1]],
             np.repeat(np.array(rest[-1], dtype=bool), of_round),
         ]
         n = len(self.piece_of_row)
         index = np.fromiter(self.piece_of_row, dtype=np.intp, count=n)
         pieces = zip(*self.pieces, strict=True) if self.pieces else [()] * len(_BOARD_PIECE)
         columns = {
-            "game_id": _Indexed((gid,), np.zeros(n, dtype=np.intp)),
+            "game_id": Indexed((gid,), np.zeros(n, dtype=np.intp)),
             **dict(zip(_BOARD_BASE.names, rounds, strict=True)),
-            **{name: _Indexed(c, index) for name, c in zip(_BOARD_PIECE.names, pieces, strict=True)},
+            **{name: Indexed(c, index) for name, c in zip(_BOARD_PIECE.names, pieces, strict=True)},
         }
         return columns

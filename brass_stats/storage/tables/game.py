@@ -17,10 +17,10 @@ import pyarrow as pa
 from ...engine.scoring import standings
 from ...log.format import FORMAT_VERSION
 from ...replay import Replay
-from .action_json import _SORTED_JSON
+from .action_json import SORTED_JSON
 from .assemble import GameParts, assemble_tables
 from .ids import game_id
-from .per_action import _per_action_tables
+from .per_action import per_action_tables
 from .provenance import played_at, player_kinds, source_game_id, source_kind
 from .schemas import SCHEMAS
 
@@ -55,7 +55,7 @@ def game_parts(replay: Replay, source_file: str | None, gid: str | None = None) 
     if gid is None:
         gid = game_id(replay.log)
     # the big tables are built as columns, in one pass over the steps
-    parts, broken = _per_action_tables(replay, gid)
+    parts, broken = per_action_tables(replay, gid)
     deviations = _deviations(replay, gid) if broken else []  # (Replay.deviations reads every effect)
     rows = {
         "games": _games(replay, gid, source_file, len(deviations)),
@@ -78,7 +78,7 @@ def _check(replay: Replay) -> None:
 
 def _json(v: Any) -> str:
     """``json.dumps(v, sort_keys=True, ensure_ascii=False, separators=(",", ":"))``, by the encoder made once."""
-    return _SORTED_JSON(v)
+    return SORTED_JSON(v)
 
 
 def replayed_result(replay: Replay) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Content-hash ids: :func:`game_id`, the same for the same game whatever its file is called.
 
 The id hashes the game's JSON text, written piece by piece (the actions by :mod:`.action_json`);
-the actions' texts are kept for the actions table of the same game (:func:`_action_json_column`).
+the actions' texts are kept for the actions table of the same game (:func:`action_json_column`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 from ...engine.actions import Action, Build, Develop, Loan, Network, Pass, Scout, Sell, Shortfall
 from ...log.format import GameLog
-from .action_json import _SORTED_JSON, _WRITERS, _action_texts
+from .action_json import ACTION_WRITERS, SORTED_JSON, action_texts
 
 # the last game_id's actions and their field-order JSON: the actions table of the same game reuses them
 _LAST_ACTIONS: list[Any] = [(), []]
@@ -27,8 +27,8 @@ def game_id(log: GameLog) -> str:
     sorted, compact), written piece by piece: the same text ``json.dumps`` writes for the whole.
     """
     actions = tuple(log.actions)
-    writers = _WRITERS.get
-    texts = [(write(a) if (write := writers(type(a))) else None) or _action_texts(a) for a in actions]
+    writers = ACTION_WRITERS.get
+    texts = [(write(a) if (write := writers(type(a))) else None) or action_texts(a) for a in actions]
     # the actions table writes the same actions in field order: kept for the next game_tables
     _LAST_ACTIONS[:] = [actions, [t[0] for t in texts]]
     text = "".join(
@@ -36,28 +36,28 @@ def game_id(log: GameLog) -> str:
             '{"actions":[',
             ",".join([t[1] for t in texts]),
             '],"chance":',
-            _SORTED_JSON(log.chance),
+            SORTED_JSON(log.chance),
             ',"edition":',
-            _SORTED_JSON(log.edition),
+            SORTED_JSON(log.edition),
             ',"options":',
-            _SORTED_JSON(log.options),
+            SORTED_JSON(log.options),
             ',"players":',
-            _SORTED_JSON(list(log.players)),
+            SORTED_JSON(list(log.players)),
             "}",
         ]
     )
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def _action_json_column(actions: list[Action]) -> list[str]:
+def action_json_column(actions: list[Action]) -> list[str]:
     """Each action's field-order JSON, reusing the texts of the last :func:`game_id` for equal actions."""
     known, texts = _LAST_ACTIONS
     if len(known) != len(actions):
-        return [_action_texts(a)[0] for a in actions]
+        return [action_texts(a)[0] for a in actions]
     # equal actions: the same class and field values, compared as one tuple each (what the dataclass's
     # __eq__ does, without its Python-level call)
     return [
-        t if a is k or (type(a) is type(k) and _fields_of(a) == _fields_of(k)) else _action_texts(a)[0]
+        t if a is k or (type(a) is type(k) and _fields_of(a) == _fields_of(k)) else action_texts(a)[0]
         for a, k, t in zip(actions, known, texts, strict=True)
     ]
 

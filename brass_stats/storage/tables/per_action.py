@@ -18,11 +18,11 @@ import pyarrow as pa
 from ...engine.actions import Build, Develop, Loan, Network, Pass, Scout, Sell, Shortfall
 from ...engine.state import Effect, GameState
 from ...replay import Replay, Step
-from .action_json import _SORTED_JSON
-from .assemble import GameParts, _array, _Indexed, _numbers
-from .board_statistics import _board_statistics, _BoardStatistics, _loc
-from .board_table import _BoardTable
-from .ids import _action_json_column
+from .action_json import SORTED_JSON
+from .assemble import GameParts, Indexed, arrow_array, int_numpy
+from .board_statistics import BoardStatistics, count_board_statistics, location_of
+from .board_table import BoardTable
+from .ids import action_json_column
 from .schemas import ACTIONS_SCHEMA, ERA_SCORES_SCHEMA, ERAS, I32, STR, TURN_SNAPSHOTS_SCHEMA
 
 _DETAIL_JSON: dict[Any, str] = {}
@@ -35,7 +35,7 @@ def _memo_json(cache: dict[Any, str], key: Any, value: Any) -> str:
     if text is None:
         if len(cache) > 100_000:  # bounded: an ingest worker lives for many games
             cache.clear()
-        text = cache[key] = _SORTED_JSON(value)
+        text = cache[key] = SORTED_JSON(value)
     return text
 
 
@@ -61,7 +61,7 @@ def _detail_column(details: Sequence[dict[str, Any]]) -> list[str]:
             cache.clear()
         for i, text in enumerate(out):
             if text is None:
-                out[i] = cache[keys[i]] = _SORTED_JSON(details[i])
+                out[i] = cache[keys[i]] = SORTED_JSON(details[i])
     return out  # type: ignore[return-value]
 
 
@@ -76,7 +76,7 @@ _FROM_COLUMNS = {
     )
 }
 _NO_COUNTS = (0,) * len(_FROM_COLUMNS)
-_NO_SOURCES = _SORTED_JSON([])
+_NO_SOURCES = SORTED_JSON([])
 
 
 _NO_VALUES = frozenset({Loan, Pass})
@@ -114,10 +114,10 @@ def _action_values(step: Step, before: GameState, after: GameState) -> tuple[Any
     elif isinstance(a, Develop):
         industry = "+".join(a.industries)
     elif isinstance(a, Sell):
-        locations = [_loc(s.tile) for s in a.sales]
+        locations = [location_of(s.tile) for s in a.sales]
         industry = "+".join([before.tiles[s.tile].industry for s in a.sales])
     elif isinstance(a, Shortfall):
-        locations = [_loc(t) for t in a.tiles or ()]
+        locations = [location_of(t) for t in a.tiles or ()]
     if len(locations) > 1:
         locations = list(dict.fromkeys(locations))
     return card, locations, industry, level
@@ -130,7 +130,7 @@ _PIECES = pa.schema(  # tiles_on_board ... links_on_board
 _COUNTS = pa.schema([ACTIONS_SCHEMA.field(name) for name in ACTIONS_SCHEMA.names[13:23]])
 
 
-def _per_action_tables(replay: Replay, gid: str) -> tuple[GameParts, int]:
+def per_action_tables(replay: Replay, gid: str) -> tuple[GameParts, int]:
     """The actions, effects, turn_snapshots, board and era_scores tables' parts, in one pass over the
     steps; and the number of deviation effects (broken rules the replay tolerated)."""
     steps = replay.steps
@@ -161,8 +161,8 @@ class _Walk(NamedTuple):
     link_vp: list[int]  # per action and seat: potential_link_vp
     tile_vp: list[int]  # per action and seat: potential_tile_vp
     piece_rows: list[int]  # per action and seat: its row of tracker.pieces
-    tracker: _BoardStatistics
-    board: _BoardTable
+    tracker: BoardStatistics
+    board: BoardTable
     vp_effects: list[tuple[str, Effect]]  # (the era of the action, a VP effect)
     era_ends: list[tuple[str, GameState]]  # (an era, the state after its last action)
 
@@ -186,11 +186,11 @@ def _walk(replay: Replay, states: list[GameState], actors: list[int]) -> _Walk:
     link_vp: list[int] = []
     tile_vp: list[int] = []
     piece_rows: list[int] = []  # each seat's row of tracker.pieces
-    board = _BoardTable(rules)
+    board = BoardTable(rules)
     vp_effects: list[tuple[str, Effect]] = []  # (the era of the action, a VP effect)
     era_ends: list[tuple[str, GameState]] = []
 
-    tracker = _BoardStatistics(rules, n_players)
+    tracker = BoardStatistics(rules, n_players)
     version: int | None = None
     over = False
     no_vp = [0] * n_players
@@ -261,7 +261,7 @@ def _walk(replay: Replay, states: list[GameState], actors: list[int]) -> _Walk:
             era_ends.append((step.era, st))
         before = st
     # the last board once more, from scratch: a guard against a miscount in the incremental statistics
-    if steps and tracker.rows(over) != _board_statistics(before):
+    if steps and tracker.rows(over) != count_board_statistics(before):
         raise ValueError("board statistics kept from board to board differ from the last board counted from scratch")
     return _Walk(
         values,
@@ -294,12 +294,12 @@ def _head(steps: Sequence[Step], states: list[GameState], actors: list[int]) -> 
     n = len(steps)
     index = np.arange(n, dtype=np.int32)  # (a replay's steps are numbered from 0)
     if n and (steps[0].index != 0 or steps[-1].index != n - 1):
-        index = _array([s.index for s in steps], I32).to_numpy()
+        index = arrow_array([s.index for s in steps], I32).to_numpy()
     era, *numbers = (
         zip(*[(s.era, s.round, s.era_round, s.turn_position) for s in steps], strict=True) if n else ((),) * 4
     )
-    head_numbers = [_numbers(c) for c in numbers]  # round, era_round, turn_position
-    actor = _numbers(actors)
+    head_numbers = [int_numpy(c) for c in numbers]  # round, era_round, turn_position
+    actor = int_numpy(actors)
     end_of_turn = np.fromiter([st.actions_this_turn == 0 for st in states], dtype=np.bool_, count=n)
     return _Head(index, era, head_numbers, actor, end_of_turn)
 
@@ -310,7 +310,7 @@ def _actions_columns(gid: str, steps: Sequence[Step], head: _Head, walk: _Walk) 
     counts = walk.counts
     card, locations, industry, level = zip(*walk.values, strict=True) if walk.values else ((), (), (), ())
     return {
-        "game_id": _Indexed((gid,), np.zeros(n, dtype=np.intp)),
+        "game_id": Indexed((gid,), np.zeros(n, dtype=np.intp)),
         "action_index": head.action_index,
         "era": head.era,
         **dict(zip(_HEAD.names[1:], head.numbers, strict=True)),
@@ -323,7 +323,7 @@ def _actions_columns(gid: str, steps: Sequence[Step], head: _Head, walk: _Walk) 
         "level": level,
         **dict(zip(_COUNTS.names, zip(*counts, strict=True) if counts else [()] * len(_COUNTS), strict=True)),
         "resource_sources": walk.sources,
-        "action_json": _action_json_column([s.action for s in steps]),
+        "action_json": action_json_column([s.action for s in steps]),
     }
 
 
@@ -338,7 +338,7 @@ def _effects_columns(gid: str, steps: Sequence[Step], head: _Head) -> tuple[dict
     starts = np.cumsum(n_effects) - n_effects
     columns: list[tuple[Any, ...]] = list(zip(*flat, strict=True)) if flat else [()] * 5  # kind ... detail
     effects = {
-        "game_id": _Indexed((gid,), np.zeros(len(flat), dtype=np.intp)),
+        "game_id": Indexed((gid,), np.zeros(len(flat), dtype=np.intp)),
         "action_index": np.repeat(index, n_effects),
         "effect_index": (np.arange(len(flat), dtype=np.int64) - np.repeat(starts, n_effects)).astype(np.int32),
         "actor": np.repeat(actor, n_effects),
@@ -363,9 +363,9 @@ def _snapshot_columns(gid: str, replay: Replay, states: list[GameState], head: _
     piece_index = np.fromiter(walk.piece_rows, dtype=np.intp, count=len(walk.piece_rows))
     pieces = zip(*tracker.pieces, strict=True) if tracker.pieces else [()] * len(_PIECES)
     return {
-        "game_id": _Indexed((gid,), np.zeros(n * n_players, dtype=np.intp)),
+        "game_id": Indexed((gid,), np.zeros(n * n_players, dtype=np.intp)),
         "action_index": np.repeat(index, n_players),
-        "era": _Indexed(head.era, np.repeat(index, n_players)),
+        "era": Indexed(head.era, np.repeat(index, n_players)),
         **{name: np.repeat(c, n_players) for name, c in zip(_HEAD.names[1:], head.numbers, strict=True)},
         "actor": np.repeat(actor, n_players),
         "end_of_turn": np.repeat(head.end_of_turn, n_players),
@@ -379,7 +379,7 @@ def _snapshot_columns(gid: str, replay: Replay, states: list[GameState], head: _
         "cards_in_hand": [len(p.hand) for p in players],
         "potential_link_vp": walk.link_vp,
         "potential_tile_vp": walk.tile_vp,
-        **{name: _Indexed(c, piece_index) for name, c in zip(_PIECES.names, pieces, strict=True)},
+        **{name: Indexed(c, piece_index) for name, c in zip(_PIECES.names, pieces, strict=True)},
         "spent_this_round": walk.spent,
     }
 
