@@ -154,8 +154,11 @@ def report(records: list[dict[str, Any]], set_name: str) -> dict[str, Any]:
             "steps": steps,
             "spearman_accuracy_vp": float(rho),
         }
-    out["final_vp"] = {b: statistics.fmean(r["final_vp"][s] for r in records for s, x in enumerate(r["bots"]) if x == b)
-                       for b in bots if records}
+    out["final_vp"] = {
+        b: statistics.fmean(r["final_vp"][s] for r in records for s, x in enumerate(r["bots"]) if x == b)
+        for b in bots
+        if records
+    }
     out["cpu_per_game"] = {
         "play": statistics.fmean(r["cpu_play"] for r in records) if records else 0.0,
         "review": statistics.fmean(r["cpu_review"] for r in records) if records else 0.0,
@@ -164,15 +167,19 @@ def report(records: list[dict[str, Any]], set_name: str) -> dict[str, Any]:
 
 
 def print_report(rep: dict[str, Any]) -> None:
-    print(f"set {rep['set']}: {rep['games']} games; mean final VP " + ", ".join(
-        f"{b} {v:.1f}" for b, v in rep.get("final_vp", {}).items()))
+    print(
+        f"set {rep['set']}: {rep['games']} games; mean final VP "
+        + ", ".join(f"{b} {v:.1f}" for b, v in rep.get("final_vp", {}).items())
+    )
     for m, r in rep["measures"].items():
         means = ", ".join(f"{b} {v:.1f}" for b, v in r["mean"].items())
         print(f"  {m:7s} accuracy: {means}; Spearman(accuracy, final VP) {r['spearman_accuracy_vp']:.2f}")
         for s in r["steps"]:
             ok = "above 0" if s["low"] > 0 else "NOT above 0"
-            print(f"           {s['better']} - {s['worse']}: {s['diff']:+.2f} (95% {s['low']:+.2f} .. {s['high']:+.2f}, "
-                  f"{s['games']} games) {ok}")
+            print(
+                f"           {s['better']} - {s['worse']}: {s['diff']:+.2f} (95% {s['low']:+.2f} .. {s['high']:+.2f}, "
+                f"{s['games']} games) {ok}"
+            )
     c = rep["cpu_per_game"]
     print(f"  CPU s per game: play {c['play']:.1f}, review {c['review']:.1f}")
 

@@ -41,12 +41,13 @@ from __future__ import annotations
 
 from .board_facts import BoardFacts, LinkFacts, TileFacts
 from .bot import GreedyBot, board_values
-from .evaluation import Horizon, card_values, evaluate, explain, hand_value, horizon, resource_demand
+from .evaluation import SCOUT_GAIN, Horizon, card_values, evaluate, explain, hand_value, horizon, resource_demand
 from .fast_evaluation import Evaluator
 from .grouping import board_key, board_key_function, cap_sells, group_by_board
 from .weights import DEFAULT_WEIGHTS, Weights
 
 __all__ = [
+    "SCOUT_GAIN",
     "DEFAULT_WEIGHTS",
     "BoardFacts",
     "Evaluator",

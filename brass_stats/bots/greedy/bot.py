@@ -50,7 +50,7 @@ from typing import Any
 from ...engine.actions import Action, Develop, Network, Scout
 from ...engine.state import GameState
 from ...engine.turn import apply_action
-from .evaluation import _SCOUT_GAIN, card_values
+from .evaluation import SCOUT_GAIN, card_values
 from .fast_evaluation import Evaluator
 from .grouping import cap_sells, group_by_board
 from .weights import DEFAULT_WEIGHTS, Weights
@@ -83,14 +83,14 @@ class GreedyBot:
         for variants, board in zip(groups.values(), boards, strict=True):
             first = variants[0]  # a group holds one type of action
             scout = isinstance(first, Scout)
-            if bounded and board + w.hand * (kept + (_SCOUT_GAIN if scout else 0.0)) <= best_value - 1e-9:
+            if bounded and board + w.hand * (kept + (SCOUT_GAIN if scout else 0.0)) <= best_value - 1e-9:
                 continue
             cards_of = _cards_key(type(first))
             for a in variants:
                 key = (scout, cards_of(a))
                 hand = hands.get(key)
                 if hand is None:
-                    hand = hands[key] = kept - sum(values[c] for c in a.cards) + (_SCOUT_GAIN if scout else 0.0)
+                    hand = hands[key] = kept - sum(values[c] for c in a.cards) + (SCOUT_GAIN if scout else 0.0)
                 value = board + w.hand * hand
                 if value > best_value + 1e-9:
                     best_value, best = value, [a]

@@ -78,7 +78,8 @@ from ...rules_data import WILD_CARDS, RulesData, card_industries, card_location
 from .weights import DEFAULT_WEIGHTS, Weights
 
 _WILD_VALUE = 1.0
-_SCOUT_GAIN = 2 * _WILD_VALUE  # a scout brings one wild location and one wild industry card
+SCOUT_GAIN = 2 * _WILD_VALUE
+"""What a scout adds to a hand's value: one wild location and one wild industry card."""
 _RESOURCE_INDUSTRIES = frozenset({"coal_mine", "iron_works", "brewery"})
 # a guess of the link icons an empty slot will bring (a half: sums of halves and whole numbers are
 # exact in any order, which BoardFacts relies on)

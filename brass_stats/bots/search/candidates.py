@@ -26,10 +26,9 @@ from typing import Any
 
 from ...engine.actions import Action, Scout
 from ...engine.state import GameState
-from ..greedy import Evaluator, GreedyBot, board_key_function, board_values, cap_sells, card_values
+from ..greedy import SCOUT_GAIN, Evaluator, GreedyBot, board_key_function, board_values, cap_sells, card_values
 
 # greedy's hand term counts a scout as bringing two wild cards worth 1 each
-_SCOUT_GAIN = 2.0
 # per class of action: (its board key, the card values it discards)
 _CLASSES: dict[type, tuple[Callable[[Any], object], Callable[[Any, dict[str, float]], float]]] = {}
 
@@ -113,7 +112,7 @@ def rank(
         boards.update(zip(missing, values, strict=True))
     kept = sum(cards[c] for c in state.players[seat].hand)
     out = [
-        Candidate(a, boards[k] + w.hand * (kept - cost + (_SCOUT_GAIN if type(a) is Scout else 0.0)))
+        Candidate(a, boards[k] + w.hand * (kept - cost + (SCOUT_GAIN if type(a) is Scout else 0.0)))
         for k, (a, cost) in groups.items()
     ]
     out.sort(key=lambda c: -c.score)  # stable: ties keep the legal list's order
