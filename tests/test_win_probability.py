@@ -135,3 +135,43 @@ def test_the_corpus_has_each_kind_of_game_in_its_own_folder_with_its_own_seeds(t
     assert set(positions.bots) == {"greedy", "greedy:explore=0.5"}
     assert T.RECIPES[0].folder("c", "lancashire", 3).name == "lancashire-3p"
     assert [r.games(150) for r in T.RECIPES] == [150, 150, 38]
+
+
+def test_the_final_vp_model_trains_deterministically_and_learns_the_final_scores(tiny_corpus, tmp_path) -> None:
+    from brass_stats.analysis.win_probability.final_vp import FinalVpModel, train_final_vp
+
+    positions = T.load_positions(tiny_corpus)
+    # the label of every position of a game is that game's final VP, seat by seat
+    finals = {tuple(bs.replay(bs.load(p)).state.players[s].vp for s in range(2)) for p in tiny_corpus}
+    assert {tuple(v) for v in positions.final_vp} == finals
+    a = train_final_vp(positions.rows, positions.final_vp, rounds=30)
+    b = train_final_vp(positions.rows, positions.final_vp, rounds=30)
+    assert a.booster.model_to_string() == b.booster.model_to_string()
+    a.save(tmp_path / "v.txt.gz")
+    c = FinalVpModel.load(tmp_path / "v.txt.gz")
+    r = bs.replay(bs.load(tiny_corpus[0]))
+    assert c.predict(r.state_at(40)) == a.predict(r.state_at(40))
+    # fitted on these games, it is closer to their final VP late in the game than at the start
+    late = [abs(v - f) for v, f in zip(a.predict(r.state_at(len(r.steps) - 5)), finals_of(r), strict=True)]
+    early = [abs(v - f) for v, f in zip(a.predict(r.state_at(0)), finals_of(r), strict=True)]
+    assert sum(late) < sum(early)
+    # a finished game: the VP it ended with
+    assert a.predict(r.state) == [float(v) for v in finals_of(r)]
+
+
+def finals_of(r: bs.Replay) -> list[int]:
+    return [p.vp for p in r.state.players]
+
+
+def test_the_shipped_final_vp_model_reads_a_real_game_and_is_picklable() -> None:
+    import pickle
+
+    from brass_stats.analysis.win_probability.final_vp import default_final_vp_model
+
+    r = bs.replay(bs.load(GAMES[0][0]), bs.AS_PLAYED)
+    model = default_final_vp_model()
+    copy = pickle.loads(pickle.dumps(model))
+    state = r.state_at(100)
+    assert copy.predict(state) == model.predict(state)
+    # late in the game the expected final VP of every seat is at least what it has scored
+    assert all(e >= p.vp - 5 for e, p in zip(model.predict(state), state.players, strict=True))

@@ -8,6 +8,7 @@ import click
 import pandas as pd
 
 from ..analysis.win_probability import training
+from ..analysis.win_probability.final_vp import SHIPPED_FINAL_VP
 from .output import emit, format_option
 
 
@@ -50,14 +51,19 @@ def train_command(corpus_dir: Path, games: int, seed: int, workers: int | None, 
     Prints the held-out scores per group (overall, per era, per stage of the game, per player count):
     log loss and Brier score beside the 1/N baseline's, and the expected calibration error. The shipped
     model is brass_stats/analysis/win_probability/model.txt.gz: the defaults rebuild it (give that path
-    as --out to replace it).
+    as --out to replace it). The expected-final-VP model that the review judges moves by is trained on the
+    same positions and written beside it (final_vp.txt.gz), with its held-out error.
     """
     rebuilt = training.rebuild(corpus_dir, games=games, seed=seed, workers=workers)
     path = out or corpus_dir / "model.txt.gz"
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp{path.suffix}")  # the suffix says whether to compress
     rebuilt.model.save(tmp)
+    vp_path = path.with_name(SHIPPED_FINAL_VP)  # the expected-final-VP model, beside it
+    vp_tmp = vp_path.with_name(f".{vp_path.name}.tmp{vp_path.suffix}")
+    rebuilt.final_vp_model.save(vp_tmp)
     tmp.replace(path)
+    vp_tmp.replace(vp_path)
     rows = [
         {
             "group": name,
@@ -75,7 +81,19 @@ def train_command(corpus_dir: Path, games: int, seed: int, workers: int | None, 
         "baseline: every player 1/N)"
     )
     emit(pd.DataFrame(rows), fmt, title)
-    click.echo(f"wrote {path}", err=fmt != "table")
+    vp_rows = [
+        {
+            "group": name,
+            "positions": s.positions,
+            "mae_vp": round(s.mae, 2),
+            "greedy_mae_vp": round(s.greedy_mae, 2),
+            "margin_mae_vp": round(s.margin_mae, 2),
+            "greedy_margin_mae_vp": round(s.greedy_margin_mae, 2),
+        }
+        for name, s in rebuilt.final_vp_scores.items()
+    ]
+    emit(pd.DataFrame(vp_rows), fmt, "Expected final VP, held out: mean absolute error (greedy estimate beside it)")
+    click.echo(f"wrote {path} and {vp_path}", err=fmt != "table")
 
 
 __all__ = ["train_command", "winprob_group"]

@@ -25,6 +25,7 @@ from ...errors import BrassError
 from ...log.format import GameLog
 from ...replay import replay
 from .features import FEATURE_NAMES, position_features
+from .final_vp import FinalVpModel, margins, train_final_vp
 from .model import WinProbabilityModel
 
 EDITIONS = ("birmingham", "lancashire")
@@ -114,10 +115,12 @@ def held_out(path: str | Path, share: float = 0.2) -> bool:
 
 @dataclass
 class Positions:
-    """Positions of many games: feature rows (one per seat), win shares, and where each position is."""
+    """Positions of many games: feature rows (one per seat), win shares and final VP, and where each
+    position is."""
 
     rows: list[np.ndarray] = field(default_factory=list)
     labels: list[list[float]] = field(default_factory=list)
+    final_vp: list[list[float]] = field(default_factory=list)
     era: list[str] = field(default_factory=list)
     stage: list[float] = field(default_factory=list)
     game: list[int] = field(default_factory=list)
@@ -128,6 +131,7 @@ class Positions:
         if r.error is not None or not r.state.game_over:
             raise ValueError(f"game {game}: not a finished legal game")
         shares = list(win_shares(r.state))
+        final_vp = [float(p.vp) for p in r.state.players]
         bots = ", ".join(dict.fromkeys((log.source or {}).get("bots", ["unknown"])))
         for i in range(len(r.steps)):
             state = r.state_at(i)
@@ -135,6 +139,7 @@ class Positions:
                 continue
             self.rows.append(position_features(state))
             self.labels.append(shares)
+            self.final_vp.append(final_vp)
             self.era.append(state.era)
             self.stage.append(state.progress())
             self.game.append(game)
@@ -242,6 +247,8 @@ class Rebuilt:
     scores: dict[str, Scores]
     training_games: int
     held_out_games: int
+    final_vp_model: FinalVpModel
+    final_vp_scores: dict[str, FinalVpScores]
 
 
 def rebuild(
@@ -263,5 +270,47 @@ def rebuild(
             f"{len(paths)} games leave no {'training' if not train_paths else 'held-out'} game "
             "(about 1 game in 5 is held out): make more games"
         )
-    model = train(load_positions(train_paths), rounds=rounds)
-    return Rebuilt(model, report(model, load_positions(test_paths)), len(train_paths), len(test_paths))
+    trained_on = load_positions(train_paths)
+    model = train(trained_on, rounds=rounds)
+    vp_model = train_final_vp(trained_on.rows, trained_on.final_vp)
+    held = load_positions(test_paths)
+    return Rebuilt(
+        model, report(model, held), len(train_paths), len(test_paths), vp_model, final_vp_report(vp_model, held)
+    )
+
+
+@dataclass(frozen=True)
+class FinalVpScores:
+    """Held-out error of the expected final VP (mean absolute, in VP) beside the greedy estimate's."""
+
+    positions: int
+    mae: float
+    greedy_mae: float  # the greedy evaluation's estimate of each seat's final VP (a feature of the model)
+    margin_mae: float  # each seat's margin over its opponents' mean
+    greedy_margin_mae: float
+
+
+def final_vp_report(model: FinalVpModel, positions: Positions) -> dict[str, FinalVpScores]:
+    """Held-out error of ``model`` overall and per stage of the game (quarters of the round clock)."""
+    predicted = model.predict_rows(np.vstack(positions.rows), positions.sizes)
+    estimate = FEATURE_NAMES.index("own_estimate")
+    groups: dict[str, list[int]] = {"all": list(range(len(predicted)))}
+    for i, stage in enumerate(positions.stage):
+        quarter = min(int(stage * 4), 3)
+        groups.setdefault(f"stage={quarter * 25}-{quarter * 25 + 25}%", []).append(i)
+    out = {}
+    for name, idx in sorted(groups.items()):
+        err = greedy = merr = mgreedy = 0.0
+        pairs = 0
+        for i in idx:
+            truth = positions.final_vp[i]
+            guess = [float(x) for x in positions.rows[i][:, estimate]]
+            for s in range(len(truth)):
+                err += abs(predicted[i][s] - truth[s])
+                greedy += abs(guess[s] - truth[s])
+                merr += abs(margins(predicted[i])[s] - margins(truth)[s])
+                mgreedy += abs(margins(guess)[s] - margins(truth)[s])
+                pairs += 1
+        m = max(pairs, 1)
+        out[name] = FinalVpScores(len(idx), err / m, greedy / m, merr / m, mgreedy / m)
+    return out
