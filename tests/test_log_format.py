@@ -336,6 +336,20 @@ def test_doc_replayable_example_replays() -> None:
     )
 
 
+def test_doc_scout_cards_example_two_discards_read_and_stop_the_replay_at_the_scout() -> None:
+    # section 5, "Shape and rules": the scout of section 3's log cut to two discards
+    log = _doc_log("replays cleanly")
+    scout = log.actions[5]
+    assert isinstance(scout, Scout) and scout.discards[:2] == ("loc:tamworth", "loc:worcester")
+    log.actions[5] = Scout(scout.player, scout.discards[:2])
+    log = GameLog.loads(log.dumps())  # it reads
+    r = Replay(log).run()
+    assert r.error is not None and r.error.rule == "scout.cards" and r.error.index == 5
+    line = "action 6, canal era round 2, player 0: Scout discards 3 cards, not 2 [scout.cards]"
+    assert str(r.error) == line
+    assert f"```text\n{line}\n```" in DOC.read_text(encoding="utf-8")
+
+
 def test_reverse_link_spelling_resolves_to_the_canonical_id() -> None:
     log = GameLog.new(["Ann", "Bob"], seed=42)
     log.actions = [Network(0, "loc:coventry", ("coventry--birmingham",))]

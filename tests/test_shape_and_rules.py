@@ -20,9 +20,11 @@ from click.testing import CliRunner
 
 from brass_stats import exitcodes
 from brass_stats.cli import main
+from brass_stats.engine.rulebook import RULEBOOKS
 from brass_stats.log.schema import schema
 
 REPO = Path(__file__).parents[1]
+DOC = (REPO / "docs" / "log-format.md").read_text("utf-8")
 BIRMINGHAM = REPO / "replays" / "generated" / "game-2002-00000.json"  # rail networks with beer, develops, sells
 WITH_SCOUT = REPO / "replays" / "generated" / "game-2002-00001.json"
 LANCASHIRE = REPO / "replays" / "lancashire" / "game-5002-00000.json"
@@ -239,3 +241,47 @@ def test_every_source_field_reads_a_tile_the_market_and_the_merchant() -> None:
         if name.rsplit(".", 1)[-1] in ("coal", "iron", "beer"):
             ref = spec["items"]["$ref"] if spec.get("type") == "array" else spec["$ref"]
             assert ref == "#/$defs/source", name
+
+
+# -- the spec's table agrees with the schema and the rulebook --------------------------------------
+
+
+def _spec_table() -> list[tuple[str, str, str]]:
+    """(field, what the reader accepts, the rules column) of each row of "Shape and rules"."""
+    section = DOC.split("### Shape and rules", 1)[1].split("\n### ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 4 and cells[0].startswith("`"):
+            for field in re.findall(r"`([a-z_]+\.[a-z_]+)`", cells[0]):
+                rows.append((field, cells[1], cells[3]))
+    return rows
+
+
+def test_the_spec_table_gives_the_schemas_bounds_and_the_rulebooks_rules() -> None:
+    rows = _spec_table()
+    props = _action_properties()
+    assert {f for f, _, _ in rows} == {
+        *("network.links", "network.coal", "network.beer", "build.coal", "build.iron", "develop.industries"),
+        *("develop.iron", "sell.sales", "sale.merchant_space", "sale.beer", "scout.discards", "shortfall.tiles"),
+        "loan.amount",
+    }
+    rule_ids = set(RULEBOOKS["birmingham"]) | set(RULEBOOKS["lancashire"])
+    for field, accepts, rules in rows:
+        spec = props[field]
+        if spec.get("type") == "array":
+            assert accepts.startswith(f"0 to {spec['maxItems']} "), field
+        elif spec.get("type") == "integer":
+            assert f"{spec['minimum']} to {spec['maximum']}" in accepts, field
+        else:
+            assert accepts == "a source" and spec["$ref"] == "#/$defs/source", field
+        cited = re.findall(r"`([a-z_]+\.[a-z_]+)`", rules)
+        assert cited and set(cited) <= rule_ids, (field, cited)
+
+
+def test_the_spec_says_counts_only_the_rules_forbid_are_illegal_actions_not_format_errors() -> None:
+    text = " ".join(DOC.split())
+    assert "are reported as illegal actions during replay, with the action's index and the rule they break" in text
+    assert "a network action with 3 links is an illegal action (`network.count`), one with 101 a `LogFormatError`" in (
+        text
+    )
