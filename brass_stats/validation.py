@@ -153,22 +153,62 @@ def internal_error(file: str, e: BaseException | str) -> Validation:
     return Validation(file, False, "internal", {"index": None, "rule": "internal", "message": message})
 
 
+WILDCARDS = "*?["
+
+
+def is_glob_pattern(item: str, exists: Callable[[str], bool] = os.path.exists) -> bool:
+    """Whether a path argument is expanded as a glob pattern: it has a wildcard and names nothing that exists.
+
+    A file or folder that exists is taken literally, whatever its name: ``game[1].json`` is a file,
+    not the pattern of ``game1.json``. ``exists`` asks another filesystem (a URL's).
+
+    >>> is_glob_pattern("games/*.json", exists=lambda p: False), is_glob_pattern("game[1].json", exists=lambda p: True)
+    (True, False)
+    """
+    return any(ch in item for ch in WILDCARDS) and not exists(item)
+
+
+def game_files(items: Iterable[str | Path], urls: Callable[[str], Iterator[str]] | None = None) -> Iterator[str]:
+    """The game files that path arguments name, lazily: files, directories and glob patterns.
+
+    The one listing of every command that takes paths (``validate``, ``replay``, ``ingest``). An
+    argument that names an existing file or directory is taken literally; only otherwise is one with
+    a wildcard expanded as a glob pattern (see :func:`is_glob_pattern`). A directory, named or matched,
+    gives every ``*.json`` below it, in name order, one folder at a time (a huge corpus is never held
+    in memory); a named file or a pattern's match is listed once. ``urls`` lists an item with a
+    ``scheme://`` (without it such an item is a local path).
+    """
+    seen_files: set[str] = set()  # only named files and glob matches can repeat
+    for raw in items:
+        item = str(raw)
+        if urls is not None and "://" in item:
+            yield from urls(item)
+        elif os.path.isdir(item):
+            yield from _walk(item)
+        elif is_glob_pattern(item):
+            for p in sorted(glob.iglob(item, recursive=True)):
+                if os.path.isdir(p):
+                    yield from _walk(p)
+                elif p not in seen_files:
+                    seen_files.add(p)
+                    yield p
+        elif item not in seen_files:
+            seen_files.add(item)
+            yield item
+
+
+def _walk(top: str) -> Iterator[str]:
+    for dirpath, dirnames, filenames in os.walk(top):
+        dirnames.sort()
+        for name in sorted(filenames):
+            if name.endswith(".json"):
+                yield os.path.join(dirpath, name)
+
+
 def expand_paths(items: Iterable[str]) -> list[Path]:
-    """Files, directories (every ``*.json`` below them) and glob patterns, in a stable order."""
-    out: list[Path] = []
-    seen: set[Path] = set()
-    for item in items:
-        if any(ch in item for ch in "*?["):
-            paths = [Path(p) for p in sorted(glob.glob(item, recursive=True))]
-        elif Path(item).is_dir():
-            paths = sorted(p for p in Path(item).rglob("*.json") if p.is_file())
-        else:
-            paths = [Path(item)]
-        for p in paths:
-            if p not in seen:
-                seen.add(p)
-                out.append(p)
-    return out
+    """Files, directories (every ``*.json`` below them) and glob patterns, in a stable order, each once
+    (:func:`game_files`)."""
+    return [Path(p) for p in dict.fromkeys(game_files(items))]
 
 
 def _validate_path(path: str, policy: ChoicePolicy = STRICT) -> Validation:

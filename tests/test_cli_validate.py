@@ -194,3 +194,65 @@ def test_quiet_keeps_the_failures_in_every_format_as_its_help_says(games: dict[s
     assert code == 0 and out == ""  # nothing failed: nothing to print, the exit status says it
     code, out = run("-q", *both, "--workers", "1")
     assert "ILLEGAL" in out and "OK" not in out and "1/2 games valid" in out  # the table's summary line stays
+
+
+# -- a path that exists is taken literally, whatever its name -----------------------------------------
+
+
+def named_like_a_pattern(games: dict[str, Path], tmp_path: Path) -> Path:
+    """``game[1].json`` (a legal game) beside ``game1.json`` (an illegal one), which the pattern would match."""
+    (tmp_path / "game[1].json").write_bytes(games["good"].read_bytes())
+    (tmp_path / "game1.json").write_bytes(games["illegal"].read_bytes())
+    return tmp_path / "game[1].json"
+
+
+def test_a_file_named_like_a_glob_pattern_is_taken_literally(games: dict[str, Path], tmp_path: Path) -> None:
+    path = named_like_a_pattern(games, tmp_path)
+    code, out = run("--format", "json", str(path))
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [r["file"] for r in rows] == [str(path)] and rows[0]["ok"] is True
+
+
+def test_an_argument_that_names_nothing_is_still_a_glob_pattern(games: dict[str, Path], tmp_path: Path) -> None:
+    named_like_a_pattern(games, tmp_path)
+    code, out = run("--format", "json", str(tmp_path / "game[1]*.json"))  # no such file: [1] matches "1"
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 1 and [r["file"] for r in rows] == [str(tmp_path / "game1.json")]
+    code, out = run(str(tmp_path / "game[2].json"))  # neither a file nor a pattern that matches one
+    assert code == 2 and "no game files found" in out
+
+
+def test_a_directory_named_like_a_glob_pattern_is_taken_literally(games: dict[str, Path], tmp_path: Path) -> None:
+    folder = tmp_path / "club[1]"
+    folder.mkdir()
+    (folder / "good.json").write_bytes(games["good"].read_bytes())
+    (tmp_path / "club1").mkdir()
+    (tmp_path / "club1" / "illegal.json").write_bytes(games["illegal"].read_bytes())
+    code, out = run("--format", "json", str(folder))
+    assert code == 0 and [json.loads(line)["file"] for line in out.splitlines()] == [str(folder / "good.json")]
+
+
+@pytest.mark.parametrize("command", ["ingest", "replay"])
+def test_ingest_and_replay_take_a_file_named_like_a_glob_pattern_literally(
+    games: dict[str, Path], tmp_path: Path, command: str
+) -> None:
+    path = named_like_a_pattern(games, tmp_path)
+    args = [command, str(path), "--db", str(tmp_path / "games.duckdb"), "--format", "json"]
+    res = CliRunner().invoke(main, args + (["--workers", "1"] if command == "ingest" else []))
+    assert res.exit_code == 0, res.output
+    (row,) = json.loads(res.output)
+    assert row["files"] == row["stored"] == 1 and row["failed"] == 0  # game1.json, illegal, was not read
+
+
+def test_every_command_lists_paths_alike(games: dict[str, Path], tmp_path: Path) -> None:
+    from brass_stats.storage.ingest import iter_game_files
+    from brass_stats.validation import expand_paths
+
+    named_like_a_pattern(games, tmp_path)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.json").write_bytes(games["good"].read_bytes())
+    (tmp_path / "z.json").write_bytes(games["good"].read_bytes())
+    items = [str(tmp_path / "game[1].json"), str(tmp_path / "s*"), str(tmp_path), str(tmp_path / "game[1].json")]
+    listed = list(dict.fromkeys(iter_game_files(items)))
+    assert [str(p) for p in expand_paths(items)] == listed
+    assert listed[:2] == [str(tmp_path / "game[1].json"), str(tmp_path / "sub" / "a.json")]

@@ -18,7 +18,7 @@ from ..exitcodes import BAD_INPUT, BUSY
 from ..storage import IngestReport, ingest, replay_files
 from ..storage.corpus import CorpusBusy, CorpusError
 from ..storage.ingest import iter_game_files
-from ..validation import expand_paths
+from ..validation import expand_paths, is_glob_pattern
 from .common import AS_PLAYED_OPTION, fail
 from .output import emit, format_option
 
@@ -160,6 +160,6 @@ def ingest_command(
 
 def _check_streamed_inputs(items: tuple[str, ...]) -> None:
     """Named files must exist and there must be at least one file (without listing everything up front)."""
-    missing = [i for i in items if "://" not in i and not any(ch in i for ch in "*?[") and not Path(i).exists()]
+    missing = [i for i in items if "://" not in i and not is_glob_pattern(i) and not Path(i).exists()]
     if missing or next(iter_game_files(items), None) is None:
         fail(BAD_INPUT, "no game files found in: " + " ".join(missing or list(items)))

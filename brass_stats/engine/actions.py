@@ -315,8 +315,8 @@ def action_from_json(d: Any) -> Action:
                 raise LogFormatError(f"a {kind} action needs {name!r}")
             continue
         if name == "sales":
-            if not isinstance(d["sales"], list) or not d["sales"]:
-                raise LogFormatError("field 'sales' must be a non-empty list")
+            if not isinstance(d["sales"], list):  # an empty list is for the rules (sell.at_least_one)
+                raise LogFormatError("field 'sales' must be a list of sales")
             kwargs["sales"] = tuple(Sale.from_json(s) for s in d["sales"])
         else:
             kwargs[name] = decode(d[name], name)

@@ -47,6 +47,10 @@ def _choose_space(
         for i in spaces:
             if state.merchant_spaces[i].index == sale.merchant_space:
                 return i
+        if not 0 <= sale.merchant_space < state.rules.merchants[sale.merchant].spaces:
+            raise IllegalAction(
+                "log.unknown_name", f"{sale.merchant} has no merchant tile {sale.merchant_space}", player=seat
+            )
         raise IllegalAction(
             "sell.merchant", f"merchant tile {sale.merchant}:{sale.merchant_space} does not buy this good", player=seat
         )

@@ -2,45 +2,21 @@
 
 from __future__ import annotations
 
-import glob
-import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+
+from ...validation import game_files, is_glob_pattern
 
 
 def iter_game_files(items: Iterable[str | Path]) -> Iterator[str]:
     """Files, directories (every ``*.json`` below, in name order) and glob patterns, lazily and without repeats.
 
-    Directories are walked one folder at a time, so the list of a huge corpus is never held in memory.
-    Items with a ``scheme://`` are listed with fsspec (Dask's filesystem layer).
+    The listing of :func:`brass_stats.validation.game_files` (an existing file or folder is taken
+    literally, whatever its name; only otherwise is an argument with a wildcard a glob pattern), plus
+    items with a ``scheme://``, listed with fsspec (Dask's filesystem layer) by the same rule.
     """
-    seen_files: set[str] = set()  # only explicitly named files and glob matches can repeat
-
-    for raw in items:
-        item = str(raw)
-        if "://" in item:
-            yield from _iter_url(item)
-        elif any(ch in item for ch in "*?["):
-            for p in sorted(glob.iglob(item, recursive=True)):
-                if os.path.isdir(p):
-                    yield from _walk(p)
-                elif p not in seen_files:
-                    seen_files.add(p)
-                    yield p
-        elif os.path.isdir(item):
-            yield from _walk(item)
-        elif item not in seen_files:
-            seen_files.add(item)
-            yield item
-
-
-def _walk(top: str) -> Iterator[str]:
-    for dirpath, dirnames, filenames in os.walk(top):
-        dirnames.sort()
-        for name in sorted(filenames):
-            if name.endswith(".json"):
-                yield os.path.join(dirpath, name)
+    return game_files(items, _iter_url)
 
 
 def _iter_url(url: str) -> Iterator[str]:
@@ -53,7 +29,7 @@ def _iter_url(url: str) -> Iterator[str]:
             if p.endswith(".json"):
                 yield f"{protocol}://{p}" if "://" not in p else p
     else:
-        for p in sorted(fs.glob(path)) if any(ch in path for ch in "*?[") else [path]:
+        for p in sorted(fs.glob(path)) if is_glob_pattern(path, fs.exists) else [path]:
             yield f"{protocol}://{p}" if "://" not in p else p
 
 
