@@ -20,7 +20,7 @@ from click.testing import CliRunner
 
 from brass_stats import exitcodes
 from brass_stats.cli import main
-from brass_stats.engine.rulebook import RULEBOOKS
+from brass_stats.rulebook import RULEBOOKS
 from brass_stats.log.schema import schema
 
 REPO = Path(__file__).parents[1]

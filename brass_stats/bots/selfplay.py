@@ -30,15 +30,13 @@ import hashlib
 import os
 import warnings
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
-
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ..engine.scoring import standings
 from ..engine.setup import new_game
 from ..engine.turn import apply_action
 from ..log.format import GameLog
+from ..tasks import ProgressBar, run_tasks
 from . import play_game
 from .specs import check_spec, make_bot
 
@@ -125,7 +123,8 @@ def generate(
     """Play ``n_games`` seeded games and write one log each into ``out_dir``; returns the paths in game order.
 
     ``workers`` processes play in parallel (``None``: one per CPU; 1: in this
-    process). ``progress`` shows a rich progress bar. A game that cannot be
+    process), through :func:`~brass_stats.tasks.run_tasks`. ``progress`` shows a rich progress bar
+    (:class:`~brass_stats.tasks.ProgressBar`, on stderr). A game that cannot be
     played to the end raises :class:`SelfPlayError` once the others are done,
     or, with ``skip_errors``, is left out of the corpus (and of the returned
     paths) with a :class:`RuntimeWarning`. Files that already exist raise :class:`FileExistsError`
@@ -145,68 +144,15 @@ def generate(
                 "choose another --out or --seed, or pass --overwrite"
             )
     out.mkdir(parents=True, exist_ok=True)
-    workers = workers or os.cpu_count() or 1
     errors: dict[int, str] = {}
-    description = f"{players}-player games ({', '.join(seats)})"
-    if cluster is not None:
-        from ..tasks.cluster import Cluster
-
-        dask = Cluster(cluster)
-        try:
-            calls = ((str(out), seed, i, seats, edition) for i in range(n_games))
-            with _Progress(progress, description, n_games) as bar:
-                for i, err in dask.imap(_write_indexed, calls):
-                    if err is not None:
-                        errors[i] = err
-                    bar.advance()
-        finally:
-            dask.close()
-    elif workers == 1 or n_games <= 1:
-        with _Progress(progress, description, n_games) as bar:
-            for i in range(n_games):
-                if (err := _write_game(str(out), seed, i, seats, edition)) is not None:
-                    errors[i] = err
-                bar.advance()
-    else:
-        with ProcessPoolExecutor(max_workers=min(workers, n_games)) as pool:
-            # every worker is forked at the first submit, before the progress bar starts its refresh thread
-            futures = {pool.submit(_write_game, str(out), seed, i, seats, edition): i for i in range(n_games)}
-            with _Progress(progress, description, n_games) as bar:
-                for f in as_completed(futures):
-                    if (err := f.result()) is not None:
-                        errors[futures[f]] = err
-                    bar.advance()
+    bar = ProgressBar(f"{players}-player games ({', '.join(seats)})", total=n_games, show=progress)
+    calls = ((str(out), seed, i, seats, edition) for i in range(n_games))
+    workers = 1 if n_games <= 1 else min(workers or os.cpu_count() or 1, n_games)
+    for i, err in run_tasks(_write_indexed, calls, workers=workers, cluster=cluster, progress=bar):
+        if err is not None:
+            errors[i] = err
     if errors and not skip_errors:
         raise SelfPlayError(f"{len(errors)} of {n_games} games failed; first: {errors[min(errors)]}")
     for i in sorted(errors):
         warnings.warn(f"skipped {errors[i]}", RuntimeWarning, stacklevel=2)
     return [game_path(out, seed, i, players, edition) for i in range(n_games) if i not in errors]
-
-
-class _Progress:
-    """A rich progress bar over one task, or nothing when ``show`` is false."""
-
-    def __init__(self, show: bool, description: str, total: int) -> None:
-        self.bar: Progress | None = None
-        if show:
-            self.bar = Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                TimeRemainingColumn(),
-            )
-            self.task = self.bar.add_task(description, total=total)
-
-    def __enter__(self) -> _Progress:
-        if self.bar is not None:
-            self.bar.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-
-    def advance(self) -> None:
-        if self.bar is not None:
-            self.bar.advance(self.task)

@@ -200,20 +200,10 @@ def _progress_bar(total: int, on: bool) -> Iterator[Callable[[], None] | None]:
     if not on:
         yield None
         return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from ..tasks import ProgressBar
 
-    bar = Progress(
-        TextColumn("analysing"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
-    with bar:
-        task = bar.add_task("analysing", total=total)
-        yield lambda: bar.advance(task)
+    with ProgressBar("analysing", total=total, show=True, transient=True) as bar:
+        yield bar.advance
 
 
 def _print(review: GameReview, gid: str, fmt: str, name: str) -> None:

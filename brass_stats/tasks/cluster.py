@@ -3,10 +3,11 @@
 ``local`` starts a :class:`distributed.LocalCluster` of one single-threaded worker process per core
 (``local:N``: N workers) for the length of the command; an address connects to a running scheduler
 (started with ``dask scheduler`` and ``dask worker tcp://HOST:8786 --nthreads 1`` on each machine, see
-the README). The tasks are the same functions as the local import (:func:`.ingest.run_batch`, through
-:class:`.ingest.dask_runner.DaskRunner`) and self-play (:func:`brass_stats.bots.selfplay.write_game`), so
-a cluster produces the same rows and the same bytes. Workers write their own files: the output folder
-must be one that every worker and the client see at the same path (a shared filesystem on a real cluster).
+the README). The tasks are the same functions as on local processes (the import's
+:func:`~brass_stats.storage.ingest.run_batch`, self-play's games), run through the same
+:class:`.pool.Pool` interface (:class:`.pool.DaskPool`), so a cluster produces the same rows and the
+same bytes. Workers write their own files: the output folder must be one that every worker and the
+client see at the same path (a shared filesystem on a real cluster).
 
 The client never holds more than a few batches per worker: the file list is streamed, tasks are
 submitted as earlier ones finish, and a task returns only a summary of what it wrote.
@@ -18,12 +19,14 @@ cluster is used, and :func:`require_dask` says what to install when it is missin
 from __future__ import annotations
 
 import contextlib
-import itertools
 import os
+import threading
+import uuid
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 from ..errors import BrassError
+from .pool import Pool, WorkerLost
 
 R = TypeVar("R")
 
@@ -90,23 +93,9 @@ class Cluster:
         return max(1, len(self.client.scheduler_info().get("workers", {})))
 
     def imap(self, fn: Callable[..., R], calls: Iterable[tuple[Any, ...]], per_worker: int = 2) -> Iterator[R]:
-        """``fn(*args)`` for each ``args`` on the workers, results as they finish; a bounded number in flight."""
-        from distributed import as_completed
-
-        calls = iter(calls)
-        limit = per_worker * self.workers()
-        first = [self.client.submit(fn, *args, pure=False) for args in itertools.islice(calls, limit)]
-        if not first:
-            return
-        running = as_completed(first)
-        for fut in running:
-            try:
-                yield fut.result()
-            finally:
-                fut.release()
-            nxt = next(calls, None)
-            if nxt is not None:
-                running.add(self.client.submit(fn, *nxt, pure=False))
+        """``fn(*args)`` for each ``args`` on the workers, results as they finish; a bounded number in flight
+        (:meth:`.pool.Pool.imap` on this cluster, which stays open)."""
+        return DaskPool(self).imap(fn, calls, per_worker)
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -114,3 +103,85 @@ class Cluster:
         if self.local is not None:
             with contextlib.suppress(Exception):
                 self.local.close()
+
+
+# the pool whose initializer last ran in this Dask worker process (see _initialized)
+_INITIALIZED: list[str] = [""]
+_INIT_LOCK = threading.Lock()
+
+
+def _initialized(
+    token: str, initializer: Callable[..., None], initargs: tuple[Any, ...], fn: Callable[..., R], *args: Any
+) -> R:
+    """A task on a Dask worker: ``initializer(*initargs)`` first, when another pool's (or none) ran last here."""
+    with _INIT_LOCK:
+        if _INITIALIZED[0] != token:
+            initializer(*initargs)
+            _INITIALIZED[0] = token
+    return fn(*args)
+
+
+class DaskPool(Pool):
+    """Tasks on the workers of a Dask cluster (a :class:`Cluster`, or its spec: ``local[:N]`` or an address).
+
+    Closing the pool closes the cluster it started from ``spec``; a :class:`Cluster` given
+    is left open. A task's worker that dies is replaced by Dask, which tries the task again on
+    another and raises :class:`WorkerLost` once the task has killed too many.
+    """
+
+    def __init__(
+        self,
+        spec: str | Cluster,
+        initializer: Callable[..., None] | None = None,
+        initargs: tuple[Any, ...] = (),
+    ) -> None:
+        self.own = isinstance(spec, str)
+        self.cluster = Cluster(spec) if isinstance(spec, str) else spec
+        self.client = self.cluster.client
+        self.init: tuple[Any, ...] = ()
+        if initializer is not None:
+            # scattered once to every worker (a list of one: a tuple alone is scattered item by item)
+            (args,) = self.client.scatter([initargs], broadcast=True)
+            self.init = (uuid.uuid4().hex, initializer, args)
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
+        # pure=False: a task is an action (it may write files), never a cached value
+        if self.init:
+            return self.client.submit(_initialized, *self.init, fn, *args, pure=False)
+        return self.client.submit(fn, *args, pure=False)
+
+    def wait_first(self, pending: set[Any]) -> tuple[set[Any], set[Any]]:
+        from distributed import wait as dask_wait
+
+        done, rest = dask_wait(list(pending), return_when="FIRST_COMPLETED")
+        return set(done), set(rest)
+
+    def result(self, handle: Any) -> Any:
+        from distributed import KilledWorker
+
+        try:
+            return handle.result()
+        except KilledWorker as e:
+            raise WorkerLost(str(e)) from None
+        finally:
+            handle.release()
+
+    def map(self, fn: Callable[..., R], calls: Iterable[tuple[Any, ...]]) -> list[R]:
+        handles = [self.submit(fn, *args) for args in calls]
+        try:
+            results: list[R] = self.client.gather(handles)
+        finally:
+            for h in handles:
+                h.release()
+        return results
+
+    def isolated(self, fn: Callable[..., R], *args: Any) -> R:
+        result: R = self.result(self.submit(fn, *args))
+        return result
+
+    def workers(self) -> int:
+        return self.cluster.workers()
+
+    def close(self) -> None:
+        if self.own:
+            self.cluster.close()

@@ -18,7 +18,8 @@ class ProgressBar:
 
     ``total=None``: a count without an end (a streamed list of files). ``show=None``: shown only when
     ``stream`` is a terminal. ``transient``: the bar disappears when done. ``done`` counts what advanced,
-    shown or not.
+    shown or not. Entered again while started (by :func:`~.run.run_tasks` given a started bar), it
+    stays as it is until the outer ``with`` ends.
     """
 
     def __init__(
@@ -35,9 +36,11 @@ class ProgressBar:
         self.done = 0
         self._bar: Any = None
         self._task: Any = None
+        self._depth = 0
 
     def __enter__(self) -> ProgressBar:
-        if self.show:
+        self._depth += 1
+        if self.show and self._depth == 1:
             from rich.console import Console
             from rich.progress import (
                 BarColumn,
@@ -66,6 +69,7 @@ class ProgressBar:
             self._bar.advance(self._task, n)
 
     def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
+        self._depth -= 1
+        if self._bar is not None and self._depth == 0:
             self._bar.stop()
             self._bar = None

@@ -23,17 +23,16 @@ The parts, by concern:
 * :mod:`.results`: what is reported (:class:`Outcome` of a file, :class:`BatchResult` of a task,
   :class:`IngestReport` of a run);
 * :mod:`.worker`: the work of a worker (:func:`process_file`, :func:`run_batch`);
-* :mod:`.runners`: where tasks run (:class:`InlineRunner`, :class:`ProcessRunner`, the :class:`Runner`
-  protocol); :mod:`.dask_runner`: on a Dask cluster;
+* :mod:`.runners`: where tasks run (a :class:`Runner` over a pool of :mod:`brass_stats.tasks`:
+  :class:`InlineRunner`, :class:`ProcessRunner`, :class:`DaskRunner` on a Dask cluster);
 * :mod:`.duckdb_committer` and :mod:`.dataset_committer`: committing finished batches into a DuckDB
   file or a Parquet dataset; :mod:`.merge`: the end-of-run merge of a dataset's batches;
-* :mod:`.listing`: the input files and the batches cut from them; :mod:`.progress`: the progress bar;
+* :mod:`.listing`: the input files and the batches cut from them;
 * :mod:`.orchestrate`: the run (:func:`ingest`, :func:`run_import`, :func:`replay_files`).
 """
 
 from __future__ import annotations
 
-from .dask_runner import DaskRunner
 from .dataset_committer import DatasetCommitter
 from .duckdb_committer import (
     LOADERS_MAX,
@@ -47,7 +46,7 @@ from .listing import MIN_BATCH, file_batches, iter_game_files
 from .merge import MERGE_SPLIT_GAMES, MERGED_TABLES, merge_commits, merge_files, merge_parts
 from .orchestrate import ingest, replay_files, run_import
 from .results import BatchResult, IngestReport, Outcome
-from .runners import InlineRunner, ProcessRunner, Runner, WorkerLost, warm_up
+from .runners import DaskRunner, InlineRunner, ProcessRunner, Runner, WorkerLost, warm_up
 from .worker import failures_table, load_log, process_file, run_batch, worker_died
 
 __all__ = [

@@ -15,7 +15,7 @@ from ..corpus import attach_parquet, disable_progress_bar
 from ..dataset import Commit, DatasetWriter, new_batch_id, read_commits, write_version
 from ..duckdb_store import sql_string
 from ..tables import SCHEMAS
-from .runners import ProcessRunner, Runner
+from .runners import Runner
 
 # The merge sorts by game and writes one file per partition: these bound the memory it takes at any
 # corpus size (the sort spills to disk past the limit; partition buffers are flushed in small row groups).
@@ -42,7 +42,7 @@ def merge_commits(writer: DatasetWriter, batches: list[str], runner: Runner | No
     """
     wanted = set(batches)
     commits = [c for c in read_commits(writer.root) if c.batch in wanted]
-    parts = merge_parts(commits, _parallel(runner))
+    parts = merge_parts(commits, runner.workers() if runner is not None else 1)
     calls = [(str(writer.root), batches, part) for part in parts]
     done = runner.map_calls(merge_files, calls) if runner is not None else [merge_files(*c) for c in calls]
     files = [f for fs in done for f in fs]
@@ -65,14 +65,6 @@ def merge_parts(commits: list[Any], workers: int = 1) -> list[str]:
     if size < MERGE_SPLIT_GAMES[1]:
         return sorted({rel.split("/", 1)[0] for c in commits for rel in c.files})
     return sorted({rel.rsplit("/", 1)[0] for c in commits for rel in c.files})  # the file's folder
-
-
-def _parallel(runner: Runner | None) -> int:
-    """How many merge tasks ``runner`` runs at once."""
-    if isinstance(runner, ProcessRunner):
-        return runner.workers
-    in_flight = getattr(runner, "in_flight", None)  # a Dask cluster: two tasks per worker in flight
-    return max(1, in_flight() // 2) if callable(in_flight) else 1
 
 
 @dataclass

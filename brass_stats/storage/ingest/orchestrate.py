@@ -13,17 +13,16 @@ from typing import Any, Protocol
 import duckdb
 
 from ...engine.policy import STRICT, ChoicePolicy
+from ...tasks import ProgressBar
 from ...tasks.cluster import require_dask
 from ..dataset import DatasetWriter, new_batch_id
 from ..duckdb_store import Store, StoreWriteError
-from .dask_runner import DaskRunner
 from .dataset_committer import DatasetCommitter, dataset_game_ids
 from .duckdb_committer import LOADERS_MAX, WORKERS_PER_LOADER, DuckDBCommitter
 from .listing import file_batches, iter_game_files
 from .merge import merge_commits
-from .progress import _progress
 from .results import BatchResult, IngestReport
-from .runners import InlineRunner, ProcessRunner, Runner, WorkerLost
+from .runners import DaskRunner, InlineRunner, ProcessRunner, Runner, WorkerLost
 from .worker import KEPT_MESSAGE
 
 
@@ -167,22 +166,20 @@ def ingest(
         runner: Runner
         if cluster is not None:
             runner = DaskRunner(cluster, known, policy)
-            in_flight = runner.in_flight()
-            n = max(1, in_flight // 2)
         else:
             n = workers or os.cpu_count() or 1
             runner = InlineRunner(known, policy) if n == 1 else ProcessRunner(n, known, policy)
-            in_flight = 1 if n == 1 else n * 2
+        n, in_flight = runner.workers(), runner.in_flight()
         if isinstance(committer, DuckDBCommitter):
             committer.loaders = min(LOADERS_MAX, -(-n // WORKERS_PER_LOADER))
             committer.background = n > 1 or cluster is not None
         try:
-            with _progress(progress) as advance:
+            with ProgressBar("importing", show=progress, transient=True) as bar:
                 files = iter_game_files(paths)
                 if cluster is not None:  # workers elsewhere, in other folders: paths they can open
                     files = (f if "://" in f else os.path.abspath(f) for f in files)
                 try:
-                    run_import(files, runner, committer, report, batch_size, in_flight, advance)
+                    run_import(files, runner, committer, report, batch_size, in_flight, bar.advance)
                 except duckdb.Error as e:  # the store could not take a group (a full disk): not a bug
                     if store is None:
                         raise
