@@ -278,7 +278,7 @@ def test_winprob_train_rebuilds_a_loadable_model(tmp_path: Path, monkeypatch: py
 def test_a_departure_accepted_as_played_is_judged_not_refused() -> None:
     """The real 4-player game places a 15th and 16th link (action 118, index 117): accepted with --as-played,
     the review judges it (applying it as played) instead of failing on it."""
-    from brass_stats.analysis.review.game import Reviewer
+    from brass_stats.analysis.review import Reviewer
     from brass_stats.engine.policy import AS_PLAYED
 
     log = GameLog.load(SAMPLES / "real" / "gm7vza-4p.json")
