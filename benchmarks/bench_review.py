@@ -48,7 +48,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from brass_stats.analysis.review.game import DEFAULT_SIMULATIONS, Reviewer, review_game
+from brass_stats.analysis.review import DEFAULT_SIMULATIONS, Reviewer, review_game
 from brass_stats.analysis.statistics.win_rates import wilson
 from brass_stats.bots import Agent, play_game
 from brass_stats.bots.greedy import GreedyBot, board_key

@@ -122,6 +122,56 @@ def test_a_cluster_without_dask_says_what_to_install(tmp_path: Path, monkeypatch
     assert res.output.strip() == "error: --cluster needs Dask: pip install 'brass-stats[cluster]'"
 
 
+def test_the_command_replays_the_game_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from brass_stats.replay import Replay
+
+    runs: list[int] = []
+    real_run = Replay.run
+
+    def counted(self: Replay) -> Replay:
+        runs.append(len(self.log.actions))
+        return real_run(self)
+
+    monkeypatch.setattr(Replay, "run", counted)
+    _json(str(_slice(tmp_path, 4)), *TINY)
+    assert runs == [4]
+
+
+REVIEWING = {  # the commands that review a game, each with what it needs besides GAME and the review's options
+    "analyse": [],
+    "report": ["--analyse", "--out", "{tmp}/r.html"],
+    "view": ["--analyse", "--out", "{tmp}/v.html"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(REVIEWING))
+def test_every_review_has_the_same_options(command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One definition (brass_stats.cli.review_options): the same options, help, ranges and checks."""
+    extra = [a.replace("{tmp}", str(tmp_path)) for a in REVIEWING[command]]
+
+    def run(*args: str) -> Any:
+        return CliRunner().invoke(main, [command, str(_slice(tmp_path, 2)), *extra, *args])
+
+    help_text = CliRunner().invoke(main, [command, "--help"], terminal_width=200).output
+    for option in ("--simulations", "--seed", "--workers", "--cluster"):
+        line = next(x for x in help_text.splitlines() if x.strip().startswith(option))
+        reference = CliRunner().invoke(main, ["analyse", "--help"], terminal_width=200).output
+        assert line.split(option, 1)[1].strip() in reference, (option, line)
+    assert ("--as-played" in help_text) == (command == "analyse")  # report, view: always as played, said so
+    assert command == "analyse" or "The review is of the game as played" in help_text
+    for bad in (["--seed", "-1"], ["--seed", str(2**63)], ["--simulations", "0"], ["--workers", "0"]):
+        assert run(*bad).exit_code == 2, bad
+    res = run("--workers", "2", "--cluster", "local:1")
+    assert res.exit_code == 2 and "with --cluster use local:N" in res.output
+    res = run("--cluster", "nowhere")
+    assert res.exit_code == 2 and "--cluster takes local" in res.output
+    for name in ("dask", "distributed"):
+        monkeypatch.setitem(sys.modules, name, None)
+    res = run("--cluster", "local:1")
+    assert res.exit_code == 2
+    assert res.output.strip() == "error: --cluster needs Dask: pip install 'brass-stats[cluster]'"
+
+
 # -- stored games: --db / --parquet, --store, stats --by accuracy --------------------------------
 
 
@@ -278,7 +328,7 @@ def test_winprob_train_rebuilds_a_loadable_model(tmp_path: Path, monkeypatch: py
 def test_a_departure_accepted_as_played_is_judged_not_refused() -> None:
     """The real 4-player game places a 15th and 16th link (action 118, index 117): accepted with --as-played,
     the review judges it (applying it as played) instead of failing on it."""
-    from brass_stats.analysis.review.game import Reviewer
+    from brass_stats.analysis.review import Reviewer
     from brass_stats.engine.policy import AS_PLAYED
 
     log = GameLog.load(SAMPLES / "real" / "gm7vza-4p.json")

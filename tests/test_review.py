@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import pickle
 import random
 from dataclasses import replace
 
@@ -12,13 +13,16 @@ from hidden_cards import hide_differently
 from brass_stats.analysis.review import (
     ActionReview,
     GameReview,
+    Reviewer,
+    action_seed,
     game_accuracy,
     label,
     move_accuracy,
     review_game,
     thresholds,
 )
-from brass_stats.analysis.review.game import Reviewer, action_seed
+from brass_stats.analysis.review.run import ReviewJob, review_action, reviewer_for
+from brass_stats.analysis.win_probability import WinProbabilityModel, default_model, final_shares
 from brass_stats.bots import play_game
 from brass_stats.bots.greedy import GreedyBot
 from brass_stats.engine.actions import Pass
@@ -148,6 +152,69 @@ def test_workers_give_the_same_review_as_one_process(game: GameLog) -> None:
     assert two.to_json() == one.to_json()
 
 
+class MoneyModel(WinProbabilityModel):
+    """A custom model, easy to recognise: each seat's chance is its share of the money (plus one).
+    A module-level class, so it pickles and travels to worker processes."""
+
+    def __init__(self) -> None:  # no booster
+        pass
+
+    def predict(self, state: GameState) -> list[float]:
+        if state.game_over:
+            return final_shares(state)
+        money = [p.money + 1 for p in state.players]
+        return [m / sum(money) for m in money]
+
+
+def test_a_custom_model_travels_to_the_workers_and_is_used(game: GameLog) -> None:
+    short = replace(game, actions=game.actions[:12])
+    one = review_game(short, simulations=TINY, seed=3, workers=1, model=MoneyModel())
+    two = review_game(short, simulations=TINY, seed=3, workers=2, model=MoneyModel())
+    assert two.to_json() == one.to_json()
+    # its predictions, not the shipped model's, in the win probabilities and the judgements
+    r = replay(short)
+    assert [a.win_after for a in two.actions] == [tuple(MoneyModel().predict(r.state_at(i))) for i in range(12)]
+    shipped = review_game(short, simulations=TINY, seed=3, workers=1)
+    assert [a.win_after for a in shipped.actions] != [a.win_after for a in two.actions]
+    assert [a.played_value for a in shipped.actions] != [a.played_value for a in two.actions]
+
+
+def test_the_shipped_model_given_explicitly_travels_to_the_workers(game: GameLog) -> None:
+    short = replace(game, actions=game.actions[:4])
+    two = review_game(short, simulations=TINY, seed=1, workers=2, model=default_model())
+    assert two.to_json() == review_game(short, simulations=TINY, seed=1).to_json()
+
+
+def test_a_worker_replays_a_game_once_and_keeps_its_reviewer(game: GameLog) -> None:
+    job = ReviewJob.of(game, STRICT, TINY, 3, MoneyModel())
+    sent = pickle.loads(pickle.dumps(job))
+    assert sent == job and hash(sent) == hash(job) and sent.policy is not STRICT  # compared by its key
+    assert ReviewJob.of(game, STRICT, TINY, 4, None) != ReviewJob.of(game, STRICT, TINY, 3, None)
+    reviewer_for.cache_clear()
+    got = [review_action(pickle.loads(pickle.dumps(job)), i) for i in (20, 33, 51)]
+    info = reviewer_for.cache_info()
+    assert (info.misses, info.hits) == (1, 2)
+    reviewer_for.cache_clear()
+    assert got == [Reviewer(game, STRICT, TINY, 3, MoneyModel()).review(i) for i in (20, 33, 51)]
+
+
+def test_a_replay_given_is_not_replayed_again(game: GameLog, monkeypatch: pytest.MonkeyPatch) -> None:
+    short = replace(game, actions=game.actions[:5])
+    expected = review_game(short, simulations=TINY, seed=2).to_json()
+    r = replay(short)
+
+    def no_replay(*args: object, **kw: object) -> None:
+        raise AssertionError("replayed again")
+
+    monkeypatch.setattr("brass_stats.analysis.review.run.replay", no_replay)
+    monkeypatch.setattr("brass_stats.analysis.review.judge.replay", no_replay)
+    assert review_game(r, simulations=TINY, seed=2).to_json() == expected
+    from brass_stats.engine.policy import AS_PLAYED
+
+    with pytest.raises(ValueError, match="another policy"):
+        review_game(r, AS_PLAYED)
+
+
 # -- fairness ------------------------------------------------------------------------------------------
 
 
@@ -212,7 +279,7 @@ def test_a_sale_that_depends_on_the_distant_cotton_market_tiles_is_judged_in_eve
         world.dcm_pile = sorted(world.dcm_pile, reverse=True)
         return world
 
-    monkeypatch.setattr("brass_stats.analysis.review.game.determinize", closing_world)
+    monkeypatch.setattr("brass_stats.analysis.review.judge.determinize", closing_world)
     seat = state.current_player
     assert seat is not None
     reviewer = Reviewer(greedy_game(3, "lancashire", 3), STRICT, 5, 0, None)

@@ -12,16 +12,13 @@ from __future__ import annotations
 import json
 import sys
 import unicodedata
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import click
 import pandas as pd
 
-from ..analysis.review import DEFAULT_SIMULATIONS, GameReview, review_game, review_rows
-from ..engine.policy import AS_PLAYED, STRICT
+from ..analysis.review import GameReview, review_rows
 from ..exitcodes import BAD_INPUT, FAILED, OK
 from ..log.format import GameLog
 from ..replay import replay
@@ -30,10 +27,9 @@ from ..storage.corpus import CorpusRef
 from ..storage.duckdb_store import Store
 from ..storage.lookup import GAME_HELP, resolve_game, stored_log_file
 from ..storage.tables import game_id as log_game_id
-from .common import AS_PLAYED_OPTION, connect_or_exit, corpus_options, fail
+from .common import connect_or_exit, corpus_options, fail
 from .output import emit, format_option, printable
-
-SEED_MAX = 2**63 - 1
+from .review_options import STRICT_UNLESS_AS_PLAYED, ReviewOptions, review_options
 
 
 @click.command(
@@ -45,32 +41,7 @@ SEED_MAX = 2**63 - 1
 )
 @click.argument("game")
 @corpus_options(what="the game (where --store writes too)", together=True)
-@click.option(
-    "--simulations",
-    type=click.IntRange(min=1),
-    default=DEFAULT_SIMULATIONS,
-    show_default=True,
-    help="Search budget per judged action: more is steadier and slower.",
-)
-@click.option(
-    "--seed",
-    type=click.IntRange(0, SEED_MAX),
-    default=0,
-    show_default=True,
-    help="The same game, budget and seed always give the same analysis.",
-)
-@AS_PLAYED_OPTION
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Local worker processes, each judging actions (default: 1, this process). The result does not depend on it.",
-)
-@click.option(
-    "--cluster",
-    metavar="local[:N]|tcp://HOST:PORT",
-    help="Judge the actions on Dask workers: a LocalCluster of N processes, or a running scheduler.",
-)
+@review_options(STRICT_UNLESS_AS_PLAYED)
 @format_option()
 @click.option(
     "--store",
@@ -81,11 +52,7 @@ SEED_MAX = 2**63 - 1
 def analyse_command(
     game: str,
     corpus: CorpusRef | None,
-    simulations: int,
-    seed: int,
-    as_played: bool,
-    workers: int | None,
-    cluster: str | None,
+    review: ReviewOptions,
     fmt: str,
     store: bool,
 ) -> None:
@@ -98,29 +65,15 @@ def analyse_command(
     JSON: the whole review (actions and per-player summary) with the game's id.
     Definitions and thresholds: docs/analysis.md.
     """
-    if workers is not None and cluster is not None:
-        raise click.UsageError("--workers is for local processes; with --cluster use local:N")
     if store and corpus is None:
         raise click.UsageError("--store writes into a store: give --db FILE and/or --parquet DIR")
-    if cluster is not None:
-        from ..tasks.cluster import parse_cluster, require_dask
-
-        try:
-            parse_cluster(cluster)
-        except ValueError as e:
-            raise click.BadParameter(str(e), param_hint="--cluster") from None
-        require_dask()  # DaskMissing: the one line saying what to install, before any work
     log, gid = _load(game, corpus)
-    policy = AS_PLAYED if as_played else STRICT
     partitions = _store_targets(corpus, gid) if store else {}
-    r = replay(log, policy, keep_states=False)
-    with _progress_bar(len(r.steps), sys.stderr.isatty()) as advance:
-        review = review_game(
-            log, policy, simulations=simulations, seed=seed, workers=workers or 1, cluster=cluster, progress=advance
-        )
-    _print(review, gid, fmt, log.file or game)
-    if review.stopped is not None:
-        s = review.stopped
+    r = replay(log, review.policy)  # the one replay in this process: the review judges its states
+    result = review.run(r)
+    _print(result, gid, fmt, log.file or game)
+    if result.stopped is not None:
+        s = result.stopped
         done = f"actions 1-{s['index']} analysed" if s["index"] else "no action analysed"
         click.echo(
             f"analysis stopped at action {s['index'] + 1} of {len(log.actions)}, which breaks a rule "
@@ -132,7 +85,7 @@ def analyse_command(
         click.echo(f"note: the log ends before the game does ({len(r.steps)} actions analysed)", err=True)
     if store:
         assert corpus is not None
-        rows = analysis_table(review_rows(review, gid, as_played=as_played))
+        rows = analysis_table(review_rows(result, gid, as_played=review.as_played))
         if corpus.db is not None:
             with Store(corpus.db) as db:
                 db.replace_analysis(rows)
@@ -192,18 +145,6 @@ def _store_targets(corpus: CorpusRef | None, gid: str) -> dict[str, tuple[str, i
             )
         partitions[gid] = (str(row[0]), int(row[1]))
     return partitions
-
-
-@contextmanager
-def _progress_bar(total: int, on: bool) -> Iterator[Callable[[], None] | None]:
-    """A progress bar on stderr (a terminal only): one step per judged action."""
-    if not on:
-        yield None
-        return
-    from ..tasks import ProgressBar
-
-    with ProgressBar("analysing", total=total, show=True, transient=True) as bar:
-        yield bar.advance
 
 
 def _print(review: GameReview, gid: str, fmt: str, name: str) -> None:

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import sys
 import unicodedata
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 import pandas as pd
@@ -22,48 +20,9 @@ from ..storage.corpus import CorpusRef
 from ..storage.lookup import GAME_HELP, stored_log_file
 from .common import connect_or_exit, corpus_options, fail, open_game_or_exit
 from .output import emit, format_option, printable
-
-if TYPE_CHECKING:
-    from ..analysis.review import GameReview
-
-F = TypeVar("F", bound=Callable[..., Any])
+from .review_options import AS_PLAYED_ALWAYS, ReviewOptions, review_options
 
 DB = corpus_options(what="the games to look GAME up in")
-
-
-def analyse_options(f: F) -> F:
-    """``--analyse`` and its budget: ``--simulations N``, ``--seed``, ``--workers``."""
-    from ..analysis.review import DEFAULT_SIMULATIONS
-
-    f = click.option(
-        "--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Processes reviewing actions."
-    )(f)
-    f = click.option("--seed", type=int, default=0, show_default=True, help="Seed of the review's searches.")(f)
-    f = click.option(
-        "--simulations",
-        type=click.IntRange(min=1),
-        default=DEFAULT_SIMULATIONS,
-        show_default=True,
-        help="Search budget per judged action (with --analyse).",
-    )(f)
-    return click.option(
-        "--analyse",
-        is_flag=True,
-        help="Review the game action by action (win probability, mistakes, the better action) and show it.",
-    )(f)
-
-
-def review_or_none(log: GameLog, analyse: bool, simulations: int, seed: int, workers: int) -> GameReview | None:
-    """The review of ``log`` as played when ``analyse`` (a progress bar on stderr), else None."""
-    if not analyse:
-        return None
-    from ..analysis.review import review_game
-
-    count = len(log.actions)
-    with click.progressbar(length=count, label=f"reviewing {count} actions", file=sys.stderr) as bar:
-        return review_game(
-            log, AS_PLAYED, simulations=simulations, seed=seed, workers=workers, progress=lambda: bar.update(1)
-        )
 
 
 @click.command("report", epilog=GAME_HELP)
@@ -76,17 +35,8 @@ def review_or_none(log: GameLog, analyse: bool, simulations: int, seed: int, wor
     show_default=True,
     help="Also write the replay viewer beside the report (OUT-viewer.html); action numbers link to it.",
 )
-@analyse_options
-def report_command(
-    game: str,
-    corpus: CorpusRef | None,
-    out: Path,
-    viewer: bool,
-    analyse: bool,
-    simulations: int,
-    seed: int,
-    workers: int,
-) -> None:
+@review_options(AS_PLAYED_ALWAYS, flag=True)
+def report_command(game: str, corpus: CorpusRef | None, out: Path, viewer: bool, review: ReviewOptions | None) -> None:
     """Write the post-game report of GAME as one self-contained HTML file (and the replay viewer beside it).
 
     The viewer needs the game's log: a log file, or for a stored game the file it was imported from.
@@ -96,16 +46,16 @@ def report_command(
     from ..presentation.report import replay_of, write_report
 
     src = open_game_or_exit(game, corpus)
-    review = None
-    if analyse:
-        r = replay_of(src)
+    result = None
+    if review is not None:
+        r = replay_of(src)  # as played, as the report shows the game
         if r is None:
             fail(
                 BAD_INPUT,
                 f"error: {game}: --analyse needs the game's log (a log file, or the file it was imported from)",
             )
-        review = review_or_none(r.log, analyse, simulations, seed, workers)
-    report = write_report(src, out, viewer=viewer, review=review)
+        result = review.run(r)
+    report = write_report(src, out, viewer=viewer, review=result)
     page = report.with_name(report.stem + "-viewer.html")
     if viewer and page.exists():
         click.echo(f"wrote {report} and the replay viewer {page}")
@@ -267,17 +217,8 @@ def _move_table(df: pd.DataFrame) -> None:
     default=None,
     help="Action the page opens at, counted from 1 as on screen (0: the setup; default: the end).",
 )
-@analyse_options
-def view_command(
-    game: str,
-    corpus: CorpusRef | None,
-    out: Path,
-    at: int | None,
-    analyse: bool,
-    simulations: int,
-    seed: int,
-    workers: int,
-) -> None:
+@review_options(AS_PLAYED_ALWAYS, flag=True)
+def view_command(game: str, corpus: CorpusRef | None, out: Path, at: int | None, review: ReviewOptions | None) -> None:
     """Write a self-contained HTML replay viewer of GAME (board, moves, players, charts; no server).
 
     With --analyse, the game is reviewed first (each action with a choice judged by a search from what
@@ -287,8 +228,8 @@ def view_command(
     from ..presentation.viewer import write_viewer
 
     r = load_replay(game, corpus)
-    review = review_or_none(r.log, analyse, simulations, seed, workers)
-    write_viewer(r, out, start=None if at is None else max(at, 0) - 1, review=review)
+    result = review.run(r) if review is not None else None
+    write_viewer(r, out, start=None if at is None else max(at, 0) - 1, review=result)
     size = out.stat().st_size
     note = f"; stops at illegal action {len(r.steps) + 1} [{r.error.rule}]" if r.error is not None else ""
     if r.deviations:

@@ -1,7 +1,8 @@
 """The ``analysis`` table: a stored game's review, one row per action, in a DuckDB file or a Parquet dataset.
 
-The rows come from the analysis layer (``brass_stats.analysis.review.review_rows``); this module owns
-their schema (:data:`ANALYSIS_SCHEMA`, documented in ``docs/storage-schema.md``) and how they are
+This module owns the rows' schema (:data:`ANALYSIS_SCHEMA`, documented in ``docs/storage-schema.md``),
+how a review's plain values become rows (:func:`analysis_rows`, which the analysis layer's
+``brass_stats.analysis.review.review_rows`` calls with a review's actions as JSON) and how they are
 written. The table is keyed by game: storing a game's analysis replaces the rows stored for that game
 before, all at once (one transaction in DuckDB, one commit record in a dataset), so a game is never
 analysed twice over in the table and never half replaced.
@@ -17,7 +18,8 @@ analysed twice over in the table and never half replaced.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import json
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -58,6 +60,43 @@ ANALYSIS_SCHEMA = pa.schema(
     ]
 )
 """The columns of the ``analysis`` table (see ``docs/storage-schema.md``)."""
+
+
+def analysis_rows(
+    game_id: str,
+    actions: Iterable[Mapping[str, Any]],
+    simulations: int,
+    seed: int,
+    as_played: bool = False,
+) -> Iterator[dict[str, Any]]:
+    """One row per reviewed action of game ``game_id``: ``actions`` are the review's actions as JSON (each an
+    ``ActionReview.to_json()``: ``index``, ``seat``, ``judged``, ``win_after``, ``best``, ``best_action``,
+    ``best_value``, ``played_value``, ``loss``, ``label``), made with ``simulations`` per judged action and
+    ``seed``; ``as_played``: the game was replayed as played.
+
+    >>> a = {"index": 0, "seat": 1, "judged": False, "win_after": [0.4, 0.6]}
+    >>> row = next(analysis_rows("00ff", [a], 10, 7))
+    >>> row["action_index"], row["win_after"], row["best_action"], row["seed"]
+    (0, [0.4, 0.6], None, 7)
+    """
+    for a in actions:
+        best = a.get("best_action")
+        yield {
+            "game_id": game_id,
+            "action_index": a["index"],
+            "seat": a["seat"],
+            "judged": a["judged"],
+            "win_after": list(a["win_after"]),
+            "best": a.get("best"),
+            "best_action": None if best is None else json.dumps(best, sort_keys=True, separators=(",", ":")),
+            "best_value": a.get("best_value"),
+            "played_value": a.get("played_value"),
+            "loss": a.get("loss"),
+            "label": a.get("label"),
+            "simulations": simulations,
+            "seed": seed,
+            "as_played": as_played,
+        }
 
 
 def analysis_table(rows: Iterable[Mapping[str, Any]], analysed_at: datetime | None = None) -> pa.Table:
@@ -112,4 +151,4 @@ def replace_in_dataset(directory: str | Path, table: pa.Table, partitions: Mappi
     return table.num_rows
 
 
-__all__ = ["ANALYSIS", "ANALYSIS_SCHEMA", "analysis_table", "game_ids", "replace_in_dataset"]
+__all__ = ["ANALYSIS", "ANALYSIS_SCHEMA", "analysis_rows", "analysis_table", "game_ids", "replace_in_dataset"]
