@@ -22,12 +22,13 @@ from brass_stats.analysis.review import (
     thresholds,
 )
 from brass_stats.analysis.review.run import ReviewJob, review_action, reviewer_for
-from brass_stats.analysis.win_probability import WinProbabilityModel, default_model, final_shares
+from brass_stats.analysis.win_probability import WinProbabilityModel, default_model
 from brass_stats.bots import play_game
 from brass_stats.bots.greedy import GreedyBot
 from brass_stats.engine.actions import Pass
 from brass_stats.engine.legal import legal_actions
 from brass_stats.engine.policy import STRICT
+from brass_stats.engine.scoring import win_shares
 from brass_stats.engine.setup import SeededChance
 from brass_stats.engine.state import GameState
 from brass_stats.engine.turn import apply_action
@@ -161,7 +162,7 @@ class MoneyModel(WinProbabilityModel):
 
     def predict(self, state: GameState) -> list[float]:
         if state.game_over:
-            return final_shares(state)
+            return list(win_shares(state))
         money = [p.money + 1 for p in state.players]
         return [m / sum(money) for m in money]
 

@@ -20,8 +20,8 @@ from click.testing import CliRunner
 
 from brass_stats import exitcodes
 from brass_stats.cli import main
-from brass_stats.rulebook import RULEBOOKS
 from brass_stats.log.schema import schema
+from brass_stats.rulebook import RULEBOOKS
 
 REPO = Path(__file__).parents[1]
 DOC = (REPO / "docs" / "log-format.md").read_text("utf-8")
