@@ -57,6 +57,9 @@ ANALYSIS_SCHEMA = pa.schema(
         ("seed", pa.int64()),
         ("as_played", pa.bool_()),
         ("analysed_at", pa.timestamp("us", tz="UTC")),
+        ("vp_after", pa.list_(pa.float64())),
+        ("loss_se", pa.float64()),
+        ("win_loss", pa.float64()),
     ]
 )
 """The columns of the ``analysis`` table (see ``docs/storage-schema.md``)."""
@@ -71,8 +74,8 @@ def analysis_rows(
 ) -> Iterator[dict[str, Any]]:
     """One row per reviewed action of game ``game_id``: ``actions`` are the review's actions as JSON (each an
     ``ActionReview.to_json()``: ``index``, ``seat``, ``judged``, ``win_after``, ``best``, ``best_action``,
-    ``best_value``, ``played_value``, ``loss``, ``label``), made with ``simulations`` per judged action and
-    ``seed``; ``as_played``: the game was replayed as played.
+    ``best_value``, ``played_value``, ``loss``, ``label``, ``vp_after``, ``loss_se``, ``win_loss``), made
+    with ``simulations`` per judged action and ``seed``; ``as_played``: the game was replayed as played.
 
     >>> a = {"index": 0, "seat": 1, "judged": False, "win_after": [0.4, 0.6]}
     >>> row = next(analysis_rows("00ff", [a], 10, 7))
@@ -93,6 +96,9 @@ def analysis_rows(
             "played_value": a.get("played_value"),
             "loss": a.get("loss"),
             "label": a.get("label"),
+            "vp_after": list(a.get("vp_after") or []),
+            "loss_se": a.get("loss_se"),
+            "win_loss": a.get("win_loss"),
             "simulations": simulations,
             "seed": seed,
             "as_played": as_played,

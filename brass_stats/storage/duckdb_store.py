@@ -125,6 +125,9 @@ class Store:
                 self.con.execute(create_table_sql(name, schema))
             self.con.execute(create_table_sql("failures", FAILURES_SCHEMA))
             self.con.execute(create_table_sql(ANALYSIS, ANALYSIS_SCHEMA))
+            # a file written before the analysis table gained columns: add them (empty for old rows)
+            for f in ANALYSIS_SCHEMA:
+                self.con.execute(f'ALTER TABLE {ANALYSIS} ADD COLUMN IF NOT EXISTS "{f.name}" {sql_type(f.type)}')
 
     # -- lifecycle ---------------------------------------------------------------------
     def close(self) -> None:

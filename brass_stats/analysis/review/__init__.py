@@ -13,15 +13,25 @@ inaccuracies, mistakes and blunders (``docs/analysis.md``). One idea per module:
 * :mod:`.run`: :func:`review_game`, a whole game's actions fanned out as tasks (this process, local
   workers or a Dask cluster), the same review wherever they run.
 
->>> from brass_stats.analysis.review import thresholds
->>> thresholds(3)
-(0.033333333333, 0.066666666667, 0.1)
+>>> from brass_stats.analysis.review import margin_thresholds, thresholds
+>>> margin_thresholds(), thresholds(3)
+((4.0, 8.0, 15.0), (0.033333333333, 0.066666666667, 0.1))
 """
 
 from __future__ import annotations
 
 from .judge import DEFAULT_SIMULATIONS, Reviewer
-from .judgement import LABELS, game_accuracy, label, move_accuracy, thresholds
+from .judgement import (
+    LABELS,
+    game_accuracy,
+    label,
+    margin_accuracy,
+    margin_game_accuracy,
+    margin_label,
+    margin_thresholds,
+    move_accuracy,
+    thresholds,
+)
 from .records import ActionReview, GameReview, PlayerReview, review_rows
 from .run import review_game
 from .seeds import action_seed
@@ -36,6 +46,10 @@ __all__ = [
     "action_seed",
     "game_accuracy",
     "label",
+    "margin_accuracy",
+    "margin_game_accuracy",
+    "margin_label",
+    "margin_thresholds",
     "move_accuracy",
     "review_game",
     "review_rows",

@@ -15,12 +15,15 @@ judgement does not depend on which other actions the same reviewer judged before
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 from collections.abc import Sequence
 from typing import Any
 
 from ...bots.greedy import GreedyBot
 from ...bots.search import SearchBot
+from ...bots.turn_planner import TurnPlanner
 from ...engine.actions import Action
 from ...engine.information import attempt, determinize
 from ...engine.legal import legal_actions
@@ -31,7 +34,8 @@ from ...log.format import GameLog
 from ...replay import Replay, replay
 from ...replay.notation import describe_action
 from ..win_probability import WinProbabilityModel, default_model
-from .judgement import label
+from ..win_probability.final_vp import FinalVpModel, default_final_vp_model, margins
+from .judgement import label, margin_label
 from .records import ActionReview
 from .seeds import action_seed
 
@@ -41,8 +45,22 @@ PROPOSALS = 3
 """How many of the search's most visited actions the judge compares with the action played."""
 SAMPLES = 2
 """Samples of the hidden cards per judgement (each action judged on the same samples)."""
+CONFIRM_SAMPLES = 4
+"""More samples on which an action that would be labelled is judged again (against the best action only)."""
 END_SAMPLES = 8
 """Samples when the game ends before the mover moves again (each one played out to the end: cheap)."""
+
+
+Vector = tuple[float, ...]
+
+
+def mean_vector(vectors: Sequence[Sequence[float]]) -> Vector:
+    """The seat-by-seat mean of some vectors of one value per seat.
+
+    >>> mean_vector([(1.0, 0.0), (0.5, 0.5)])
+    (0.75, 0.25)
+    """
+    return tuple(statistics.fmean(v[s] for v in vectors) for s in range(len(vectors[0])))
 
 
 class Reviewer:
@@ -50,7 +68,7 @@ class Reviewer:
 
     ``game``: the game's log, replayed here under ``policy``, or its replay already made under
     ``policy`` (used as it is when it keeps its states, else replayed again with them).
-    ``model``: the win-probability model (None: the shipped one).
+    ``model``: the win-probability model, ``final_vp`` the expected-final-VP model (None: the shipped ones).
     """
 
     def __init__(
@@ -60,6 +78,7 @@ class Reviewer:
         simulations: int,
         seed: int,
         model: WinProbabilityModel | None,
+        final_vp: FinalVpModel | None = None,
     ) -> None:
         if isinstance(game, Replay):
             if game.policy is not policy:
@@ -70,7 +89,9 @@ class Reviewer:
         self.policy = policy
         self.names = list(self.replay.log.players)
         self.model = model or default_model()
+        self.final_vp = final_vp or default_final_vp_model()
         self.greedy = GreedyBot()
+        self.planner = TurnPlanner(self.greedy)
         self.bot = SearchBot(simulations=simulations, leaf=self._leaf, greedy=self.greedy)
         self.simulations = simulations
         self.seed = seed
@@ -81,21 +102,15 @@ class Reviewer:
     def review(self, index: int) -> ActionReview:
         r = self.replay
         before = r.state_at(index - 1)
-        after = r.state_at(index)
         played = r.steps[index].action
         seat = played.player
         rules = before.rules
-        common: dict[str, Any] = {
-            "index": index,
-            "seat": seat,
-            "player": self.names[seat],
-            "action": describe_action(played, rules, self.names),
-            "win_after": tuple(self.model.predict(after)),
-        }
-        legal = legal_actions(before)
-        if len(legal) <= 1:
-            return ActionReview(**common, judged=False)
         rng = random.Random(action_seed(self.seed, index))
+        legal = legal_actions(before)
+        if len(legal) <= 1:  # forced: nothing to judge, but the chart still shows the engine's opinion
+            worlds, final = self._worlds(before, seat, played, rng)
+            (forced,) = self.judge(before, seat, [played], worlds, final)
+            return ActionReview(**self._common(index, seat, played, rules, forced), judged=False)
         # an action that broke a rule the policy tolerates (a game as played) is judged, not searched:
         # the search plays by the rules
         departs = any(e.kind == "deviation" for e in r.steps[index].effects)
@@ -105,55 +120,102 @@ class Reviewer:
         mine = result.stats_of(played)
         if mine is not None and mine.action in proposals:
             proposals.remove(mine.action)
-        values = self.judge(before, seat, [played, *proposals], rng)
-        played_value = values[0]
-        best_i = max(range(len(values)), key=lambda i: (values[i], -i))  # ties: the action played
-        best_action = ([played, *proposals])[best_i]
-        best_value = values[best_i]
-        loss = best_value - played_value
+        compared = [played, *proposals]
+        worlds, final = self._worlds(before, seat, played, rng)
+        readings = self.judge(before, seat, compared, worlds, final)
+        n = before.num_players
+        margin = [[margins(vp)[seat] for _, vp in rs] for rs in readings]  # [action][world]
+        mean_margin = [statistics.fmean(m) for m in margin]
+        best_i = max(range(len(compared)), key=lambda i: (mean_margin[i], -i))  # ties: the action played
+        diffs = [b - p for b, p in zip(margin[best_i], margin[0], strict=True)]
+        if best_i and margin_label(statistics.fmean(diffs)) is not None and not final:
+            # a label is only given when the loss holds: judged again on more samples of the hidden cards,
+            # and in the round before the last by playing the game out (a plan for the last turns, such
+            # as tiles built now to be sold at the very end, is invisible to the models)
+            late = before.era == "rail" and before.rules.rounds_per_era[n] - before.era_round <= 1
+            more = [self._world(before, seat, rng) for _ in range(CONFIRM_SAMPLES)]
+            extra = self.judge(before, seat, [played, compared[best_i]], more, final=late)
+            again = [margins(b[1])[seat] - margins(p[1])[seat] for p, b in zip(extra[0], extra[1], strict=True)]
+            diffs = again if late else diffs + again
+        loss = max(0.0, statistics.fmean(diffs))
+        se = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+        win_mean = [mean_vector([w for w, _ in rs]) for rs in readings]
+        vp_mean = [mean_vector([v for _, v in rs]) for rs in readings]
+        best_action = compared[best_i]
         return ActionReview(
-            **common,
+            **self._common(index, seat, played, rules, readings[0]),
             judged=True,
             best=describe_action(best_action, rules, self.names),
             best_action=best_action.to_json(),
-            best_value=best_value,
-            played_value=played_value,
+            best_value=mean_margin[best_i],
+            played_value=mean_margin[0],
             loss=loss,
-            label=label(loss, before.num_players),
+            loss_se=se,
+            label=margin_label(loss - se),
+            win_loss=max(0.0, max(w[seat] for w in win_mean) - win_mean[0][seat]),
+            win_label=label(max(0.0, max(w[seat] for w in win_mean) - win_mean[0][seat]), n),
+            compared=tuple((w, v) for w, v in zip(win_mean, vp_mean, strict=True)),
             simulations=result.simulations,
         )
 
-    def judge(self, state: GameState, seat: int, actions: Sequence[Action], rng: random.Random) -> list[float]:
-        """The mover's win probability after each action and the rest of its turn (played by the greedy
-        bot), averaged over :data:`SAMPLES` samples of the cards it cannot see (the same samples for every
-        action: a paired comparison, so the noise of the samples cancels in the differences).
+    def _common(
+        self, index: int, seat: int, played: Action, rules: Any, readings: Sequence[tuple[Vector, Vector]]
+    ) -> dict[str, Any]:
+        return {
+            "index": index,
+            "seat": seat,
+            "player": self.names[seat],
+            "action": describe_action(played, rules, self.names),
+            "win_after": mean_vector([w for w, _ in readings]),
+            "vp_after": mean_vector([v for _, v in readings]),
+        }
 
-        When the game ends before the mover moves again (its turn ends in the last round), the rest of
-        the game is played out by the greedy bot in every seat and the result is the value, averaged over
-        :data:`END_SAMPLES` samples: the model, a static evaluation, misses what the last turns do to one
-        another (a link or a merchant's beer taken from the player who needed it)."""
-        seeds = [(rng.getrandbits(64), rng.getrandbits(64)) for _ in range(SAMPLES)]  # (world, rest of turn)
-        worlds = [determinize(state, seat, random.Random(w)) for w, _ in seeds]
-        # whether the game ends before the mover moves again: public (the round clock), the same in every world
-        first_rng = random.Random(seeds[0][1])
-        first = self._finish_turn(attempt(worlds[0], actions[0], self.policy), seat, first_rng)
+    def _world(self, state: GameState, seat: int, rng: random.Random) -> tuple[GameState, int]:
+        """A sample of the cards ``seat`` cannot see, and the seed of the rest of its turn in it."""
+        return determinize(state, seat, random.Random(rng.getrandbits(64))), rng.getrandbits(64)
+
+    def _worlds(
+        self, state: GameState, seat: int, played: Action, rng: random.Random
+    ) -> tuple[list[tuple[GameState, int]], bool]:
+        """The samples of the hidden cards an action is judged on, and whether the game ends before the
+        mover moves again (public: the round clock), in which case there are :data:`END_SAMPLES`."""
+        worlds = [self._world(state, seat, rng) for _ in range(SAMPLES)]
+        world, turn_seed = worlds[0]
+        first = self._finish_turn(attempt(world, played, self.policy), seat, random.Random(turn_seed))
         final = first.game_over or (first.era == "rail" and first.is_last_round_of_era)
         if final:
-            more = [(rng.getrandbits(64), rng.getrandbits(64)) for _ in range(END_SAMPLES - SAMPLES)]
-            seeds += more
-            worlds += [determinize(state, seat, random.Random(w)) for w, _ in more]
-        totals = [0.0] * len(actions)
-        for w, (world, (_, turn_seed)) in enumerate(zip(worlds, seeds, strict=True)):
-            for i, action in enumerate(actions):
-                if w == i == 0:  # made above, with its generator where the turn left it
-                    after, turn_rng = first, first_rng
-                else:
-                    turn_rng = random.Random(turn_seed)
-                    after = self._finish_turn(attempt(world, action, self.policy), seat, turn_rng)
+            worlds += [self._world(state, seat, rng) for _ in range(END_SAMPLES - SAMPLES)]
+        return worlds, final
+
+    def judge(
+        self,
+        state: GameState,
+        seat: int,
+        actions: Sequence[Action],
+        worlds: Sequence[tuple[GameState, int]],
+        final: bool,
+    ) -> list[list[tuple[Vector, Vector]]]:
+        """Each action's readings in each world: (each seat's win probability, each seat's expected final
+        VP) after the action and the rest of the mover's turn (played by the greedy bot). Every action is
+        read in the same worlds with the same seeds: a paired comparison, so the noise of the samples
+        cancels in the differences.
+
+        When the game ends before the mover moves again (``final``: its turn ends in the last round), the
+        rest of the game is played out in every seat by :class:`~brass_stats.bots.turn_planner.TurnPlanner`
+        (greedy, planning each two-action turn) and the result is the reading: the
+        models, static evaluations, miss what the last turns do to one another (a link or a merchant's beer
+        taken from the player who needed it, a sale that wins the game)."""
+        out: list[list[tuple[Vector, Vector]]] = []
+        for action in actions:
+            readings = []
+            for world, turn_seed in worlds:
+                turn_rng = random.Random(turn_seed)
+                after = self._finish_turn(attempt(world, action, self.policy), seat, turn_rng)
                 if final:
                     after = self._play_out(after, turn_rng)
-                totals[i] += self.model.predict(after)[seat]
-        return [t / len(worlds) for t in totals]
+                readings.append((tuple(self.model.predict(after)), tuple(self.final_vp.predict(after))))
+            out.append(readings)
+        return out
 
     def _finish_turn(self, state: GameState, seat: int, rng: random.Random) -> GameState:
         turn = (state.round, state.turn_pos)
@@ -162,9 +224,10 @@ class Reviewer:
         return state
 
     def _play_out(self, state: GameState, rng: random.Random) -> GameState:
+        """The rest of the game, every seat played by the turn planner (the last turns decide games)."""
         while not state.game_over:
-            state = apply_action(state, self.greedy.choose(state, legal_actions(state), rng))[0]
+            state = apply_action(state, self.planner.choose(state, legal_actions(state), rng))[0]
         return state
 
 
-__all__ = ["DEFAULT_SIMULATIONS", "END_SAMPLES", "PROPOSALS", "SAMPLES", "Reviewer"]
+__all__ = ["CONFIRM_SAMPLES", "DEFAULT_SIMULATIONS", "END_SAMPLES", "PROPOSALS", "SAMPLES", "Reviewer", "mean_vector"]

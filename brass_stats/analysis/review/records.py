@@ -16,30 +16,38 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ...storage.analysis_table import analysis_rows
-from .judgement import game_accuracy
+from .judgement import margin_game_accuracy
 
 
 @dataclass(frozen=True)
 class ActionReview:
-    """One action of a reviewed game."""
+    """One action of a reviewed game (``docs/analysis.md`` defines each figure)."""
 
     index: int  # the action's index in the log (0-based; shown to people as index + 1)
     seat: int
     player: str
     action: str  # the action played, in the move list's notation
-    win_after: tuple[float, ...]  # each seat's win probability after the action
+    win_after: tuple[float, ...]  # each seat's win probability after the action (the engine's opinion)
     judged: bool  # False: the action was forced (the only legal one)
-    best: str | None = None  # the best action the search found, in notation
+    best: str | None = None  # the best action the judge found, in notation
     best_action: dict[str, Any] | None = None  # the same, as log JSON (for drawing it)
-    best_value: float | None = None  # the mover's win probability after the best action found
+    best_value: float | None = None  # the mover's expected margin (VP) after the best action found
     played_value: float | None = None  # ... and after the action played
-    loss: float | None = None  # best_value - played_value, never below 0
-    label: str | None = None  # "inaccuracy", "mistake", "blunder" or None
+    loss: float | None = None  # VP of expected margin lost: best_value - played_value, never below 0
+    label: str | None = None  # "inaccuracy", "mistake", "blunder" or None (by loss - loss_se)
     simulations: int = 0
+    vp_after: tuple[float, ...] = ()  # each seat's expected final VP after the action
+    loss_se: float | None = None  # the loss's standard error over the samples of hidden cards
+    win_loss: float | None = None  # the win probability the action lost against the best compared one
+    win_label: str | None = None  # the label lichess's win-probability scale would give
+    compared: tuple[tuple[tuple[float, ...], tuple[float, ...]], ...] = ()  # (win, expected VP) per action
+    # compared (the action played first, then the search's proposals), averaged over the samples
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["win_after"] = list(self.win_after)
+        d["vp_after"] = list(self.vp_after)
+        d["compared"] = [{"win": list(w), "vp": list(v)} for w, v in self.compared]
         return d
 
 
@@ -67,7 +75,6 @@ class GameReview:
 
     @property
     def summary(self) -> tuple[PlayerReview, ...]:
-        n = len(self.players)
         out = []
         for seat, name in enumerate(self.players):
             mine = [a for a in self.actions if a.seat == seat and a.judged]
@@ -77,7 +84,7 @@ class GameReview:
                     seat,
                     name,
                     len(mine),
-                    game_accuracy([a.loss or 0.0 for a in mine], n),
+                    margin_game_accuracy([a.loss or 0.0 for a in mine]),
                     labels.count("inaccuracy"),
                     labels.count("mistake"),
                     labels.count("blunder"),

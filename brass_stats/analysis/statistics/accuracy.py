@@ -1,7 +1,7 @@
 """Each analysed player-game's accuracy, and the accuracy bands that ``stats --by accuracy`` splits by.
 
-A player's accuracy in a game is the review's figure (:func:`~brass_stats.analysis.review.game_accuracy`,
-lichess's formula over the win probability each judged action lost), read from the ``analysis`` table
+A player's accuracy in a game is the review's figure (:func:`~brass_stats.analysis.review.margin_game_accuracy`,
+lichess's formula over the VP of expected margin each judged action lost), read from the ``analysis`` table
 that ``brass-stats analyse GAME --store`` fills. Only analysed games have one.
 
 >>> [accuracy_band(x) for x in (12.5, 70.0, 89.99, 90.0, 100.0)]
@@ -40,24 +40,22 @@ def has_analysis(con: duckdb.DuckDBPyConnection) -> bool:
 def player_accuracy(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
     """``game_id, seat, accuracy, accuracy_band``: one row per player-game of every analysed game in which the
     player had at least one judged action (a player whose actions were all forced has no accuracy)."""
-    from ..review import game_accuracy
+    from ..review import margin_game_accuracy
 
     columns = ["game_id", "seat", "accuracy", "accuracy_band"]
     if not has_analysis(con):
         rows = []
     else:
         rows = con.execute(
-            """SELECT a.game_id, a.seat, a.loss, g.player_count FROM analysis a JOIN games g USING (game_id)
+            """SELECT a.game_id, a.seat, a.loss FROM analysis a
                WHERE a.judged ORDER BY a.game_id, a.seat, a.action_index"""
         ).fetchall()
     losses: dict[tuple[str, int], list[float]] = defaultdict(list)
-    players: dict[str, int] = {}
-    for gid, seat, loss, n in rows:
+    for gid, seat, loss in rows:
         losses[(gid, seat)].append(float(loss or 0.0))
-        players[gid] = int(n)
     out = []
     for (gid, seat), lost in losses.items():
-        acc = game_accuracy(lost, players[gid])
+        acc = margin_game_accuracy(lost)
         assert acc is not None  # at least one judged action
         out.append((gid, int(seat), acc, accuracy_band(acc)))
     return pd.DataFrame(out, columns=columns).astype({"game_id": str, "seat": "int32", "accuracy": float})
