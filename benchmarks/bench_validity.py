@@ -45,8 +45,8 @@ from typing import Any
 
 from brass_stats.analysis.review import review_game
 from brass_stats.analysis.review.judgement import game_accuracy, margin_accuracy
-from brass_stats.analysis.win_probability.final_vp import margins
 from brass_stats.bots.selfplay import play_selfplay_game
+from brass_stats.bots.value.final_vp import margins
 from brass_stats.tasks import ProgressBar, run_tasks
 
 SETS: dict[str, tuple[str, ...]] = {

@@ -1,11 +1,11 @@
 """How good is the win-probability model on held-out games? Log loss, Brier score and calibration.
 
 Scores the shipped model (or, with ``--rebuild``, a model trained from scratch by
-:func:`brass_stats.analysis.win_probability.training.rebuild`) on the held-out games of the training
-corpus made by :func:`~brass_stats.analysis.win_probability.training.corpus_paths` with ``--games``
+:func:`brass_stats.bots.value.training.rebuild`) on the held-out games of the training
+corpus made by :func:`~brass_stats.bots.value.training.corpus_paths` with ``--games``
 and ``--seed`` (150 and 11 for the shipped model: greedy, exploring greedy and search-bot games) in
 ``--corpus DIR``, made there first when missing. Games
-are split by a hash of the file name (:func:`~brass_stats.analysis.win_probability.training.held_out`),
+are split by a hash of the file name (:func:`~brass_stats.bots.value.training.held_out`),
 so these games were never trained on. Every position after every action but the last is scored.
 
 It prints, per group (all; per era; per stage of the game, quarters of the round clock; per player
@@ -33,9 +33,9 @@ from pathlib import Path
 
 import numpy as np
 
-from brass_stats.analysis.win_probability import default_model
-from brass_stats.analysis.win_probability.model import SHIPPED
-from brass_stats.analysis.win_probability.training import (
+from brass_stats.bots.value import default_model
+from brass_stats.bots.value.model import SHIPPED
+from brass_stats.bots.value.training import (
     Positions,
     calibration_bins,
     corpus_paths,
@@ -46,7 +46,7 @@ from brass_stats.analysis.win_probability.training import (
 )
 from brass_stats.presentation.calibration import reliability_chart
 
-PACKAGE = "brass_stats.analysis.win_probability"
+PACKAGE = "brass_stats.bots.value"
 
 
 def groups(positions: Positions, probs: list[list[float]]) -> dict[str, list[int]]:

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from brass_stats.analysis.review import game_accuracy
 from brass_stats.analysis.statistics.accuracy import accuracy_band, player_accuracy
-from brass_stats.analysis.win_probability import WinProbabilityModel, training
+from brass_stats.bots.value import WinProbabilityModel, training
 from brass_stats.cli import main
 from brass_stats.log.format import GameLog
 from brass_stats.replay import replay

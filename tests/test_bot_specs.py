@@ -85,3 +85,21 @@ def test_cli_refuses_a_bad_spec_in_one_line(tmp_path: object) -> None:
     assert result.exit_code == 2
     assert "unknown knob 'explor' (greedy knows: explore)" in result.output
     assert "Traceback" not in result.output
+
+
+def test_the_search_reads_the_learned_win_model_at_its_leaves_when_asked() -> None:
+    import random
+
+    from brass_stats.bots.value import default_model
+    from brass_stats.engine import SeededChance, new_game
+    from brass_stats.engine.legal import legal_actions
+
+    bot = make_bot("mcts:sims=6:leaf=win")
+    assert bot.leaf == default_model().predict
+    g = new_game(["A", "B"], SeededChance(5))
+    result = bot.analyse(g, legal_actions(g), random.Random(0))
+    assert result.simulations == 6 and abs(sum(result.value) - 1) < 1e-9  # win probabilities at the leaves
+    with pytest.raises(ValueError, match="leaf must be one of softmax, win"):
+        make_bot("mcts:leaf=oracle")
+    with pytest.raises(ValueError, match="temp is the softmax leaf's knob"):
+        make_bot("mcts:leaf=win:temp=5")

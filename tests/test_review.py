@@ -22,9 +22,9 @@ from brass_stats.analysis.review import (
     thresholds,
 )
 from brass_stats.analysis.review.run import ReviewJob, review_action, reviewer_for
-from brass_stats.analysis.win_probability import WinProbabilityModel, default_model
 from brass_stats.bots import play_game
 from brass_stats.bots.greedy import GreedyBot
+from brass_stats.bots.value import WinProbabilityModel, default_model
 from brass_stats.engine.actions import Pass
 from brass_stats.engine.legal import legal_actions
 from brass_stats.engine.policy import STRICT

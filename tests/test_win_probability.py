@@ -11,15 +11,15 @@ import numpy as np
 import pytest
 
 import brass_stats as bs
-from brass_stats.analysis.win_probability import (
+from brass_stats.bots.selfplay import generate
+from brass_stats.bots.value import (
     FEATURE_NAMES,
     WinProbabilityModel,
     default_model,
     position_features,
     win_probabilities,
 )
-from brass_stats.analysis.win_probability import training as T
-from brass_stats.bots.selfplay import generate
+from brass_stats.bots.value import training as T
 
 GAMES = [
     (bs.SAMPLES / "real" / "gm7vza-4p.json", bs.AS_PLAYED),
@@ -64,7 +64,7 @@ def test_the_probabilities_see_no_hidden_card() -> None:
 
 def test_importing_the_package_neither_imports_lightgbm_nor_loads_the_model() -> None:
     code = (
-        "import sys, brass_stats, brass_stats.analysis.win_probability as w; "
+        "import sys, brass_stats, brass_stats.bots.value as w; "
         "print('lightgbm' in sys.modules, w.default_model.cache_info().currsize)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -138,7 +138,7 @@ def test_the_corpus_has_each_kind_of_game_in_its_own_folder_with_its_own_seeds(t
 
 
 def test_the_final_vp_model_trains_deterministically_and_learns_the_final_scores(tiny_corpus, tmp_path) -> None:
-    from brass_stats.analysis.win_probability.final_vp import FinalVpModel, train_final_vp
+    from brass_stats.bots.value.final_vp import FinalVpModel, train_final_vp
 
     positions = T.load_positions(tiny_corpus)
     # the label of every position of a game is that game's final VP, seat by seat
@@ -166,7 +166,7 @@ def finals_of(r: bs.Replay) -> list[int]:
 def test_the_shipped_final_vp_model_reads_a_real_game_and_is_picklable() -> None:
     import pickle
 
-    from brass_stats.analysis.win_probability.final_vp import default_final_vp_model
+    from brass_stats.bots.value.final_vp import default_final_vp_model
 
     r = bs.replay(bs.load(GAMES[0][0]), bs.AS_PLAYED)
     model = default_final_vp_model()

@@ -13,8 +13,8 @@ import random
 import pytest
 
 import brass_stats as bs
-from brass_stats.analysis.win_probability import default_model
 from brass_stats.bots.search import SearchBot, SoftmaxLeaf
+from brass_stats.bots.value import default_model
 from brass_stats.engine import SeededChance, new_game, win_shares
 from brass_stats.engine.state import GameState
 

@@ -9,12 +9,15 @@ A spec is a bot's name, optionally followed by ``:KEY=VALUE`` knobs:
   never does);
 * ``mcts``: :class:`~brass_stats.bots.search.SearchBot` at its default budget; knobs ``sims``
   (simulations per decision), ``seconds`` (a time budget: not reproducible), ``c_ucb``, ``pw_c``,
-  ``pw_alpha``, ``rollout_depth``, ``max_depth`` and ``temp`` (the leaf softmax temperature).
+  ``pw_alpha``, ``rollout_depth``, ``max_depth``, ``temp`` (the leaf softmax temperature) and ``leaf``
+  (``softmax``, or ``win``: the learned win-probability model at the leaves, :data:`LEAVES`).
 
 >>> make_bot("mcts:sims=25").config.simulations
 25
 >>> make_bot("greedy:explore=0.1").rate
 0.1
+>>> make_bot("mcts:sims=25:leaf=win").leaf.__qualname__
+'WinProbabilityModel.predict'
 >>> check_spec("greedy:depth=2")
 Traceback (most recent call last):
 ...
@@ -29,7 +32,8 @@ from typing import Any
 from . import Agent, RandomBot
 from .exploring import ExploringBot
 from .greedy import GreedyBot
-from .search import SearchBot, SoftmaxLeaf
+from .search import LeafEvaluator, SearchBot, SoftmaxLeaf
+from .value import default_model
 
 BOTS: dict[str, Callable[[], Agent]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": SearchBot}
 """The bots by name, as made without knobs (a registry: add your own)."""
@@ -44,7 +48,11 @@ _SEARCH_KNOBS: dict[str, Callable[[str], Any]] = {
     "rollout_depth": int,
     "max_depth": int,
     "temp": float,
+    "leaf": str,
 }
+LEAVES = ("softmax", "win")
+"""The search's leaf evaluators by name: ``softmax`` of the greedy estimates (the default), or ``win``,
+the learned win-probability model (:mod:`brass_stats.bots.value`)."""
 _KNOBS: dict[str, dict[str, Callable[[str], Any]]] = {
     "random": {},
     "greedy": {"explore": float},
@@ -81,7 +89,15 @@ def make_bot(spec: str) -> Agent:
     sims = knobs.pop("sims", None if "seconds" in knobs else 200)
     seconds = knobs.pop("seconds", None)
     greedy = GreedyBot()
-    leaf = SoftmaxLeaf(knobs.pop("temp"), greedy) if "temp" in knobs else None
+    leaf_name = knobs.pop("leaf", "softmax")
+    if leaf_name not in LEAVES:
+        raise ValueError(f"bot {spec!r}: leaf must be one of {', '.join(LEAVES)}, not {leaf_name!r}")
+    if leaf_name == "win":
+        if "temp" in knobs:
+            raise ValueError(f"bot {spec!r}: temp is the softmax leaf's knob, not the win model's")
+        leaf: LeafEvaluator | None = default_model().predict
+    else:
+        leaf = SoftmaxLeaf(knobs.pop("temp"), greedy) if "temp" in knobs else None
     return SearchBot(simulations=sims, seconds=seconds, leaf=leaf, greedy=greedy, **knobs)
 
 
@@ -91,4 +107,4 @@ def check_spec(spec: str) -> str:
     return spec
 
 
-__all__ = ["BOTS", "check_spec", "make_bot"]
+__all__ = ["BOTS", "LEAVES", "check_spec", "make_bot"]

@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from ..analysis.win_probability import training
-from ..analysis.win_probability.final_vp import SHIPPED_FINAL_VP
+from ..bots.value import training
+from ..bots.value.final_vp import SHIPPED_FINAL_VP
 from .output import emit, format_option
 
 
@@ -50,7 +50,7 @@ def train_command(corpus_dir: Path, games: int, seed: int, workers: int | None, 
 
     Prints the held-out scores per group (overall, per era, per stage of the game, per player count):
     log loss and Brier score beside the 1/N baseline's, and the expected calibration error. The shipped
-    model is brass_stats/analysis/win_probability/model.txt.gz: the defaults rebuild it (give that path
+    model is brass_stats/bots/value/model.txt.gz: the defaults rebuild it (give that path
     as --out to replace it). The expected-final-VP model that the review judges moves by is trained on the
     same positions and written beside it (final_vp.txt.gz), with its held-out error.
     """

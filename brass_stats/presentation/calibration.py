@@ -1,7 +1,7 @@
 """A reliability plot: predicted win probability against the observed win share, per bin, with counts.
 
 Built as a :class:`~brass_stats.presentation.plots.Chart` (no pyplot, no backend chosen). The bins are
-those of :func:`brass_stats.analysis.win_probability.training.calibration_bins`: ``(mean predicted,
+those of :func:`brass_stats.bots.value.training.calibration_bins`: ``(mean predicted,
 mean observed, count)`` per non-empty bin of equal width.
 
 >>> fig = reliability_chart({"all": [(0.05, 0.04, 900), (0.52, 0.55, 100)]})

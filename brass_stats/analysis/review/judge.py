@@ -24,6 +24,8 @@ from typing import Any
 from ...bots.greedy import GreedyBot
 from ...bots.search import SearchBot
 from ...bots.turn_planner import TurnPlanner
+from ...bots.value import WinProbabilityModel, default_model
+from ...bots.value.final_vp import FinalVpModel, default_final_vp_model, margins
 from ...engine.actions import Action
 from ...engine.information import attempt, determinize
 from ...engine.legal import legal_actions
@@ -33,8 +35,6 @@ from ...engine.turn import apply_action
 from ...log.format import GameLog
 from ...replay import Replay, replay
 from ...replay.notation import describe_action
-from ..win_probability import WinProbabilityModel, default_model
-from ..win_probability.final_vp import FinalVpModel, default_final_vp_model, margins
 from .judgement import label, margin_label
 from .records import ActionReview
 from .seeds import action_seed

@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from ...bots.value import WinProbabilityModel
 from ...engine.policy import STRICT, ChoicePolicy
 from ...log.format import GameLog
 from ...replay import Replay, replay
 from ...tasks import run_tasks
-from ..win_probability import WinProbabilityModel
 from .judge import DEFAULT_SIMULATIONS, Reviewer
 from .records import ActionReview, GameReview
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...bots.greedy import explain
 from ...engine.state import GameState
+from ..greedy import explain
 
 TERMS = ("vp", "pending", "rescoring", "unflipped", "link_growth", "reach", "money", "income", "risk", "mat")
 """The greedy evaluation's terms (estimated final VP by source), in feature order."""

@@ -19,11 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from ...bots.selfplay import game_path, generate
 from ...engine.scoring import win_shares
 from ...errors import BrassError
 from ...log.format import GameLog
 from ...replay import replay
+from ..selfplay import game_path, generate
 from .features import FEATURE_NAMES, position_features
 from .final_vp import FinalVpModel, margins, train_final_vp
 from .model import WinProbabilityModel
