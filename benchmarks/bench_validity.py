@@ -24,10 +24,18 @@ t-interval over games; the Spearman rank correlation between a seat's accuracy a
 all seat-games. Each finished game is appended to ``--records`` (JSON lines) as it finishes; a run
 skips the games already there, so a killed run resumes, and ``--time-limit`` stops starting new games.
 
+**Real games** (``--real FILE ...``, e.g. the shipped ``replays/real/*.json``), each reviewed as
+played: every player's accuracy (people and the server's bots told apart by the log's
+``source.bots``); the eventual winner's mean log loss over the game (``-log`` of the chart's
+probability of the winner after each action) beside the uniform ``log N``; the lowest probability the
+chart gives the winner from the last round on; the share of the people's judged actions that are the
+search's first choice and among its three most visited (agreement with people).
+
 Example (figures in ``docs/analysis.md``)::
 
     python benchmarks/bench_validity.py --set degraded --games 100 --workers 16 --records deg.jsonl
     python benchmarks/bench_validity.py --set degraded --records deg.jsonl --games 0   # report only
+    python benchmarks/bench_validity.py --real replays/real/*.json --records real.jsonl
 """
 
 from __future__ import annotations
@@ -166,6 +174,72 @@ def report(records: list[dict[str, Any]], set_name: str) -> dict[str, Any]:
     return out
 
 
+def review_real(path: str, seed: int, sims: int) -> dict[str, Any]:
+    """One real game reviewed as played; the figures of the module docstring."""
+    from brass_stats import AS_PLAYED, load, replay
+
+    log = load(path)
+    r = replay(log, AS_PLAYED)
+    review = review_game(r, AS_PLAYED, simulations=sims, seed=seed)
+    n = len(log.players)
+    vps = [p.vp for p in r.state.players]
+    winner = max(range(n), key=lambda s: vps[s])
+    bots = list((log.source or {}).get("bots") or [None] * n)
+    last_round_from = len(r.steps) - _last_round_actions(r)
+    win_p = [a.win_after[winner] for a in review.actions]
+    judged = [a for a in review.actions if a.judged]
+    people = [a for a in judged if bots[a.seat] is None]
+    return {
+        "file": Path(path).name,
+        "players": list(log.players),
+        "bot": [b is not None for b in bots],
+        "final_vp": vps,
+        "winner": winner,
+        "margin_of_victory": vps[winner] - max(v for s, v in enumerate(vps) if s != winner),
+        "accuracy": [p.accuracy for p in review.summary],
+        "win_accuracy": [game_accuracy([a.win_loss or 0.0 for a in judged if a.seat == s], n) for s in range(n)],
+        "winner_log_loss": statistics.fmean(-math.log(max(p, 1e-6)) for p in win_p),
+        "uniform_log_loss": math.log(n),
+        "winner_lowest_from_last_round": min(win_p[last_round_from:]),
+        "people_first_choice": sum(a.search_rank == 0 for a in people) / len(people) if people else None,
+        "people_top3": sum(a.search_rank is not None and a.search_rank < 3 for a in people) / len(people)
+        if people
+        else None,
+        "people_judged": len(people),
+    }
+
+
+def _last_round_actions(r: Any) -> int:
+    """How many actions the game's last round holds (counted back from the end of the replay)."""
+    last = r.state_at(len(r.steps) - 1)
+    k = 0
+    for i in range(len(r.steps) - 1, -1, -1):
+        s = r.state_at(i - 1)
+        if (s.era, s.era_round) != (last.era, last.era_round) and not s.game_over:
+            break
+        k += 1
+    return k
+
+
+def print_real(records: list[dict[str, Any]]) -> None:
+    for g in records:
+        who = ", ".join(
+            f"{name} ({'bot' if bot else 'person'}) {vp} VP, accuracy {acc:.1f}"
+            for name, bot, vp, acc in zip(g["players"], g["bot"], g["final_vp"], g["accuracy"], strict=True)
+        )
+        print(f"{g['file']}: {who}")
+        print(
+            f"  winner {g['players'][g['winner']]} by {g['margin_of_victory']} VP: log loss {g['winner_log_loss']:.3f}"
+            f" (uniform {g['uniform_log_loss']:.3f}); lowest from the last round on "
+            f"{g['winner_lowest_from_last_round']:.2f}"
+        )
+        if g["people_first_choice"] is not None:
+            print(
+                f"  people's judged actions: {g['people_judged']}, the search's first choice "
+                f"{100 * g['people_first_choice']:.0f}%, among its three most visited {100 * g['people_top3']:.0f}%"
+            )
+
+
 def print_report(rep: dict[str, Any]) -> None:
     print(
         f"set {rep['set']}: {rep['games']} games; mean final VP "
@@ -195,10 +269,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--records", type=Path, required=True, help="JSON lines: one finished game each (resumable)")
     ap.add_argument("--time-limit", type=float, default=None, help="seconds after which no new game starts")
     ap.add_argument("--json", type=Path, default=None, help="write the report here")
+    ap.add_argument("--real", nargs="+", default=None, help="review these real games instead of a set")
     args = ap.parse_args(argv)
     from brass_stats.analysis.review import DEFAULT_SIMULATIONS
 
     sims = args.sims or DEFAULT_SIMULATIONS
+    if args.real:
+        calls = [(path, args.seed, sims) for path in args.real]
+        with args.records.open("w", encoding="utf-8") as f:
+            for record in run_tasks(review_real, calls, workers=args.workers):
+                f.write(json.dumps(record) + "\n")
+        print_real([json.loads(x) for x in args.records.read_text("utf-8").splitlines()])
+        return 0
     done = set()
     if args.records.exists():
         for line in args.records.read_text("utf-8").splitlines():

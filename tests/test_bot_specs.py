@@ -99,7 +99,7 @@ def test_the_search_reads_the_learned_win_model_at_its_leaves_when_asked() -> No
     g = new_game(["A", "B"], SeededChance(5))
     result = bot.analyse(g, legal_actions(g), random.Random(0))
     assert result.simulations == 6 and abs(sum(result.value) - 1) < 1e-9  # win probabilities at the leaves
-    with pytest.raises(ValueError, match="leaf must be one of softmax, win"):
+    with pytest.raises(ValueError, match="leaf must be one of softmax, win, vp"):
         make_bot("mcts:leaf=oracle")
     with pytest.raises(ValueError, match="temp is the softmax leaf's knob"):
         make_bot("mcts:leaf=win:temp=5")

@@ -33,7 +33,7 @@ from . import Agent, RandomBot
 from .exploring import ExploringBot
 from .greedy import GreedyBot
 from .search import LeafEvaluator, SearchBot, SoftmaxLeaf
-from .value import default_model
+from .value import default_final_vp_model, default_model
 
 BOTS: dict[str, Callable[[], Agent]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": SearchBot}
 """The bots by name, as made without knobs (a registry: add your own)."""
@@ -50,9 +50,10 @@ _SEARCH_KNOBS: dict[str, Callable[[str], Any]] = {
     "temp": float,
     "leaf": str,
 }
-LEAVES = ("softmax", "win")
-"""The search's leaf evaluators by name: ``softmax`` of the greedy estimates (the default), or ``win``,
-the learned win-probability model (:mod:`brass_stats.bots.value`)."""
+LEAVES = ("softmax", "win", "vp")
+"""The search's leaf evaluators by name: ``softmax`` of the greedy estimates of each seat's final VP (the
+default), ``win``: the learned win-probability model, ``vp``: the softmax of the learned expected final VP
+(:mod:`brass_stats.bots.value`)."""
 _KNOBS: dict[str, dict[str, Callable[[str], Any]]] = {
     "random": {},
     "greedy": {"explore": float},
@@ -96,6 +97,9 @@ def make_bot(spec: str) -> Agent:
         if "temp" in knobs:
             raise ValueError(f"bot {spec!r}: temp is the softmax leaf's knob, not the win model's")
         leaf: LeafEvaluator | None = default_model().predict
+    elif leaf_name == "vp":
+        temp = knobs.pop("temp", None)
+        leaf = SoftmaxLeaf(temp, greedy, estimates=default_final_vp_model().predict)
     else:
         leaf = SoftmaxLeaf(knobs.pop("temp"), greedy) if "temp" in knobs else None
     return SearchBot(simulations=sims, seconds=seconds, leaf=leaf, greedy=greedy, **knobs)

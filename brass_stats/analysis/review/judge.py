@@ -118,6 +118,7 @@ class Reviewer:
         # the search proposes; the judge compares its few most visited actions with the one played
         proposals = [s.action for s in result.actions[:PROPOSALS] if s.visits]
         mine = result.stats_of(played)
+        search_rank = None if mine is None else [s.action for s in result.actions].index(mine.action)
         if mine is not None and mine.action in proposals:
             proposals.remove(mine.action)
         compared = [played, *proposals]
@@ -156,6 +157,7 @@ class Reviewer:
             win_label=label(max(0.0, max(w[seat] for w in win_mean) - win_mean[0][seat]), n),
             compared=tuple((w, v) for w, v in zip(win_mean, vp_mean, strict=True)),
             simulations=result.simulations,
+            search_rank=search_rank,
         )
 
     def _common(

@@ -42,6 +42,7 @@ class ActionReview:
     win_label: str | None = None  # the label lichess's win-probability scale would give
     compared: tuple[tuple[tuple[float, ...], tuple[float, ...]], ...] = ()  # (win, expected VP) per action
     # compared (the action played first, then the search's proposals), averaged over the samples
+    search_rank: int | None = None  # the action played among the search's root actions (0: most visited)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)

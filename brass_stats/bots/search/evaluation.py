@@ -52,6 +52,7 @@ class SoftmaxLeaf:
         greedy: GreedyBot | None = None,
         start: float = 14.0,
         end: float = 3.0,
+        estimates: Callable[[GameState], Sequence[float]] | None = None,
     ) -> None:
         if temperature is not None:
             start = end = temperature
@@ -59,6 +60,7 @@ class SoftmaxLeaf:
             raise ValueError("the temperature must be positive")
         self.start, self.end = start, end
         self.weights = (greedy or GreedyBot()).weights
+        self.estimates = estimates
 
     def temperature(self, state: GameState) -> float:
         return self.start + (self.end - self.start) * state.progress()
@@ -66,6 +68,8 @@ class SoftmaxLeaf:
     def __call__(self, state: GameState) -> tuple[float, ...]:
         if state.game_over:
             return win_shares(state)
+        if self.estimates is not None:
+            return softmax(list(self.estimates(state)), self.temperature(state))
         w = self.weights
         demand = resource_demand(state, w)  # what evaluate() would compute once per seat
         estimates = [evaluate(state, seat, w, demand=demand) for seat in range(state.num_players)]

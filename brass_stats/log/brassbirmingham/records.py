@@ -1,7 +1,7 @@
 """Import games exported by the BrassBirmingham online server (Quasrain-Coder, TypeScript).
 
 A record (``*.record.json``) holds that server's actions and the seed behind
-every chance outcome; :mod:`.quasrain_setup` rebuilds the deal from it. A setup
+every chance outcome; :mod:`.deal` rebuilds the deal from it. A setup
 file (``*.setup.json``, made by running that server's engine), when given, is
 only a cross-check. The converter maps the server's link indices, slot indices, card ids and merchant
 names to this project's identifiers (tables in ``tables.json``),
@@ -266,7 +266,7 @@ def _entry(entry: Any, record: str, index: int) -> tuple[_Mapper, int, Mapping[s
 
 
 def card_play(entry: Any, record: str, index: int) -> CardPlay:
-    """The cards one entry spends, in the server's ids (for rebuilding the deal; see quasrain_setup)."""
+    """The cards one entry spends, in the server's ids (for rebuilding the deal; see .deal)."""
     m, player, a = _entry(entry, record, index)
     if a["type"] == "scout":
         ids = m.get(a, "cardIds")
