@@ -4,8 +4,9 @@ Four-player Birmingham games between bots of known order of strength, each game 
 (``review_game`` at ``--sims`` simulations a judged action), every seat's accuracy computed under
 several measures of move quality from the same reviews:
 
-* ``margin`` (the review's measure): the mover's expected final VP minus its opponents' mean, from the
-  expected-final-VP model, after each compared action (the review's own labels and accuracy);
+* ``review``: the review's own accuracy (the sure loss in VP of expected margin, ``docs/analysis.md``);
+* ``margin``: the same from the judge's raw loss: the mover's expected final VP minus its opponents'
+  mean, from the expected-final-VP model, after each compared action;
 * ``win``: the mover's win probability (lichess's measure, the review's measure before);
 * ``own_vp``: the mover's expected final VP alone;
 * ``agree``: the share of judged actions that are the best compared action by ``margin``.
@@ -61,7 +62,7 @@ SETS: dict[str, tuple[str, ...]] = {
     "degraded": ("greedy", "greedy:explore=0.1", "greedy:explore=0.3", "greedy:explore=0.5"),
     "budgets": ("mcts:sims=400", "mcts:sims=50", "greedy", "greedy"),
 }
-MEASURES = ("margin", "win", "own_vp", "agree")
+MEASURES = ("review", "margin", "win", "own_vp", "agree")
 
 
 def seats_of(bots: Sequence[str], index: int) -> list[str]:
@@ -109,8 +110,8 @@ def seat_accuracies(record: dict[str, Any]) -> dict[str, list[float | None]]:
         losses["own_vp"][s].append(max(vp) - vp[0])
         losses["margin"][s].append(max(margin) - margin[0])
         losses["agree"][s].append(0.0 if margin[0] >= max(margin) - 1e-9 else 1.0)
-    out: dict[str, list[float | None]] = {}
-    for m in MEASURES:
+    out: dict[str, list[float | None]] = {"review": list(record["accuracy"])}
+    for m in MEASURES[1:]:
         if m == "win":
             out[m] = [game_accuracy(x, n) for x in losses[m]]
         elif m == "agree":

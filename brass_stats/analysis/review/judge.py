@@ -45,6 +45,8 @@ PROPOSALS = 3
 """How many of the search's most visited actions the judge compares with the action played."""
 SAMPLES = 2
 """Samples of the hidden cards per judgement (each action judged on the same samples)."""
+DEEP_FACTOR = 2
+"""The second opinion's budget, in multiples of the review's (see :meth:`Reviewer.review`)."""
 CONFIRM_SAMPLES = 4
 """More samples on which an action that would be labelled is judged again (against the best action only)."""
 END_SAMPLES = 8
@@ -93,6 +95,9 @@ class Reviewer:
         self.greedy = GreedyBot()
         self.planner = TurnPlanner(self.greedy)
         self.bot = SearchBot(simulations=simulations, leaf=self._leaf, greedy=self.greedy)
+        # the second opinion on an action about to be labelled: a search of twice the budget whose leaves
+        # are the expected final VP, so that its values are in the judge's units
+        self.deep = SearchBot(simulations=DEEP_FACTOR * simulations, leaf=self.final_vp.predict, greedy=self.greedy)
         self.simulations = simulations
         self.seed = seed
 
@@ -140,6 +145,18 @@ class Reviewer:
             diffs = again if late else diffs + again
         loss = max(0.0, statistics.fmean(diffs))
         se = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+        sure = loss - se
+        deep_loss = None
+        if best_i and margin_label(sure) is not None and not departs and not final:
+            # and with a larger budget: the deeper search, which also plays the opponents' replies, must
+            # see the loss too (a plan the judge's short horizon misses is not called a mistake)
+            deep = self.deep.analyse(before, legal, rng, force=[played, compared[best_i]])
+            mine_deep, best_deep = deep.stats_of(played), deep.stats_of(compared[best_i])
+            if mine_deep is not None and best_deep is not None and mine_deep.value and best_deep.value:
+                deep_loss = max(0.0, margins(best_deep.value)[seat] - margins(mine_deep.value)[seat])
+            else:
+                deep_loss = 0.0  # the deeper search did not compare them: not sure
+            sure = min(sure, deep_loss)
         win_mean = [mean_vector([w for w, _ in rs]) for rs in readings]
         vp_mean = [mean_vector([v for _, v in rs]) for rs in readings]
         best_action = compared[best_i]
@@ -152,7 +169,9 @@ class Reviewer:
             played_value=mean_margin[0],
             loss=loss,
             loss_se=se,
-            label=margin_label(loss - se),
+            label=margin_label(sure),
+            deep_loss=deep_loss,
+            sure_loss=max(0.0, sure),
             win_loss=max(0.0, max(w[seat] for w in win_mean) - win_mean[0][seat]),
             win_label=label(max(0.0, max(w[seat] for w in win_mean) - win_mean[0][seat]), n),
             compared=tuple((w, v) for w, v in zip(win_mean, vp_mean, strict=True)),
@@ -232,4 +251,13 @@ class Reviewer:
         return state
 
 
-__all__ = ["CONFIRM_SAMPLES", "DEFAULT_SIMULATIONS", "END_SAMPLES", "PROPOSALS", "SAMPLES", "Reviewer", "mean_vector"]
+__all__ = [
+    "CONFIRM_SAMPLES",
+    "DEEP_FACTOR",
+    "DEFAULT_SIMULATIONS",
+    "END_SAMPLES",
+    "PROPOSALS",
+    "SAMPLES",
+    "Reviewer",
+    "mean_vector",
+]

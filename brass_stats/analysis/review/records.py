@@ -34,7 +34,8 @@ class ActionReview:
     best_value: float | None = None  # the mover's expected margin (VP) after the best action found
     played_value: float | None = None  # ... and after the action played
     loss: float | None = None  # VP of expected margin lost: best_value - played_value, never below 0
-    label: str | None = None  # "inaccuracy", "mistake", "blunder" or None (by loss - loss_se)
+    label: str | None = None  # "inaccuracy", "mistake", "blunder" or None: by the sure loss, the smaller
+    # of loss - loss_se and deep_loss
     simulations: int = 0
     vp_after: tuple[float, ...] = ()  # each seat's expected final VP after the action
     loss_se: float | None = None  # the loss's standard error over the samples of hidden cards
@@ -43,6 +44,8 @@ class ActionReview:
     compared: tuple[tuple[tuple[float, ...], tuple[float, ...]], ...] = ()  # (win, expected VP) per action
     # compared (the action played first, then the search's proposals), averaged over the samples
     search_rank: int | None = None  # the action played among the search's root actions (0: most visited)
+    deep_loss: float | None = None  # the loss a search of twice the budget saw (asked before labelling)
+    sure_loss: float | None = None  # the loss the engine is sure of: min(loss - loss_se, deep_loss), >= 0
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -50,6 +53,11 @@ class ActionReview:
         d["vp_after"] = list(self.vp_after)
         d["compared"] = [{"win": list(w), "vp": list(v)} for w, v in self.compared]
         return d
+
+
+def _sure(a: ActionReview) -> float:
+    """The loss an action's accuracy counts: the sure loss (a review made before it existed: the loss)."""
+    return a.sure_loss if a.sure_loss is not None else (a.loss or 0.0)
 
 
 @dataclass(frozen=True)
@@ -85,7 +93,7 @@ class GameReview:
                     seat,
                     name,
                     len(mine),
-                    margin_game_accuracy([a.loss or 0.0 for a in mine]),
+                    margin_game_accuracy([_sure(a) for a in mine]),
                     labels.count("inaccuracy"),
                     labels.count("mistake"),
                     labels.count("blunder"),
