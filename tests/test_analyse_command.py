@@ -329,6 +329,7 @@ def test_winprob_train_rebuilds_a_loadable_model(tmp_path: Path, monkeypatch: py
     scores = {r["group"]: r for r in json.loads(res.stdout)}
     assert scores["all"]["positions"] > 0 and 0 <= scores["all"]["ece"] <= 1
     assert scores["all"]["baseline_log_loss"] > 0
+    assert scores["all"]["mae_vp"] > 0 and scores["era=canal"]["mae_vp"] is None  # the VP model's error beside
     assert f"wrote {out}" in res.stderr
     model = WinProbabilityModel.load(out)
     p = model.predict(replay(GameLog.load(TWO_P)).state_at(30))
