@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from brass_stats.analysis.review import ActionReview, GameReview
-from brass_stats.analysis.review.judgement import label
+from brass_stats.analysis.review.judgement import margin_label
 from brass_stats.engine.actions import Action
 from brass_stats.engine.legal import legal_actions
 from brass_stats.replay import Replay
@@ -18,18 +18,21 @@ def better_than_played(r: Replay, index: int, kind: type[Action]) -> Action:
 
 def hand_review(r: Replay, slips: dict[int, tuple[float, Action]], upto: int | None = None) -> GameReview:
     """A review of ``r``'s first ``upto`` actions (default: all): every action judged and the best found,
-    except ``slips``: index -> (loss, better action). Win probabilities drift with the VP lead."""
+    except ``slips``: index -> (loss in VP of expected margin, better action), each with a standard error
+    of a tenth of its loss and labelled on the loss less it, as the judge does. Expected final VP: the VP
+    after the action; win probabilities drift with the VP lead."""
     names = list(r.log.players)
     rules = r.initial.rules
-    n = len(names)
     actions = []
     for step in r.steps[: upto if upto is not None else len(r.steps)]:
         st = r.state_at(step.index)
-        vps = [p.vp + 1 for p in st.players]
-        win = tuple(v / sum(vps) for v in vps)
+        vp = tuple(float(p.vp) for p in st.players)
+        win = tuple((v + 1) / sum(x + 1 for x in vp) for v in vp)
         seat = step.action.player
+        margin = vp[seat] - sum(v for s, v in enumerate(vp) if s != seat) / (len(vp) - 1)
         played = describe_action(step.action, rules, names)
         loss, best = slips.get(step.index, (0.0, step.action))
+        se = loss / 10
         actions.append(
             ActionReview(
                 index=step.index,
@@ -40,11 +43,13 @@ def hand_review(r: Replay, slips: dict[int, tuple[float, Action]], upto: int | N
                 judged=True,
                 best=describe_action(best, rules, names),
                 best_action=best.to_json(),
-                best_value=win[seat] + loss,
-                played_value=win[seat],
+                best_value=margin + loss,
+                played_value=margin,
                 loss=loss,
-                label=label(loss, n),
+                label=margin_label(loss - se),
                 simulations=4,
+                vp_after=vp,
+                loss_se=se,
             )
         )
     return GameReview(r.log.edition, tuple(names), tuple(actions), 4, 7, None)

@@ -4,6 +4,7 @@ the plumbing and reproducibility, not the judgement's quality."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import sys
@@ -14,11 +15,12 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from brass_stats.analysis.review import game_accuracy
+from brass_stats.analysis.review import ActionReview, margin_game_accuracy
 from brass_stats.analysis.statistics.accuracy import accuracy_band, player_accuracy
 from brass_stats.bots.value import WinProbabilityModel, training
 from brass_stats.cli import main
 from brass_stats.log.format import GameLog
+from brass_stats.presentation.evaluation import MEASURE
 from brass_stats.replay import replay
 from brass_stats.samples import SAMPLES
 from brass_stats.storage import Store, ingest
@@ -65,8 +67,12 @@ def test_table_numbers_actions_from_one_and_summarises_each_player(tmp_path: Pat
     numbers = [r[0] for r in rows if len(r) > 1 and r[0].isdigit() and r[1] in ("jsb", "111")]
     assert numbers == ["1", "2", "3", "4"]  # action N on screen is index N-1
     header = next(r for r in rows if r[:3] == ["#", "player", "action"])
-    assert header[3:] == ["jsb", "111", "loss"]  # one win % column per player, in seat order
-    assert "Accuracy" in res.stdout and "blunders" in res.stdout
+    assert header[3:] == ["jsb", "111", "loss", "(VP)"]  # one win % column per player, in seat order
+    # the title says what the loss is; each judged action's loss is in VP, with its standard error
+    assert MEASURE in " ".join(res.stdout.split())
+    losses = [r[-3:] for r in rows if len(r) > 4 and r[0].isdigit() and r[1] in ("jsb", "111")]
+    assert len(losses) == 4 and all(r[1] == "±" and float(r[0]) >= 0 and float(r[2]) >= 0 for r in losses)
+    assert "Accuracy" in res.stdout and "blunders" in res.stdout and "1 VP of margin for 1 point" in res.stdout
     assert "the log ends before the game does (4 actions analysed)" in res.stderr
 
 
@@ -80,6 +86,12 @@ def test_json_is_the_review_with_the_game_id_and_is_reproducible(tmp_path: Path)
     assert [x["index"] for x in a["actions"]] == [0, 1, 2, 3]
     assert all(abs(sum(x["win_after"]) - 1) < 1e-9 for x in a["actions"])
     assert [p["player"] for p in a["summary"]] == ["jsb", "111"]
+    # every field of the review: the margin measure and the win-probability one beside it
+    fields = {f.name for f in dataclasses.fields(ActionReview)}
+    assert all(set(x) == fields for x in a["actions"])
+    judged = [x for x in a["actions"] if x["judged"]]
+    assert judged and all(len(x["vp_after"]) == 2 and x["loss_se"] is not None for x in judged)
+    assert all(x["compared"][0]["win"] == x["win_after"] and x["compared"][0]["vp"] == x["vp_after"] for x in judged)
 
 
 def test_two_workers_give_what_one_gives(tmp_path: Path) -> None:
@@ -91,7 +103,10 @@ def test_csv_has_one_line_per_action_with_0_based_indexes(tmp_path: Path) -> Non
     res = _run(str(_slice(tmp_path, 3)), *TINY, "--format", "csv")
     assert res.exit_code == 0, res.output
     lines = res.stdout.splitlines()
-    assert lines[0].startswith("action_index,seat,player,action,win_after_0,win_after_1,judged,best,")
+    assert lines[0] == (
+        "action_index,seat,player,action,win_after_0,win_after_1,vp_after_0,vp_after_1,judged,best,best_value,"
+        "played_value,loss,loss_se,label,win_loss,win_label"
+    )
     assert [line.split(",")[0] for line in lines[1:]] == ["0", "1", "2"]
 
 
@@ -206,11 +221,14 @@ def test_store_writes_the_same_rows_into_duckdb_and_parquet(analysed: tuple[Path
     assert {r[0] for r in rows} == ids
     # the stored rows are the review's: the same as the command's JSON for that game
     out = _json(str(TWO_P), "--simulations", "1")
+    columns = "action_index, win_after, vp_after, best_value, played_value, loss, loss_se, label, win_loss"
     mine = a.execute(
-        "SELECT action_index, win_after, loss, label FROM analysis WHERE game_id = ? ORDER BY action_index",
-        [out["game_id"]],
+        f"SELECT {columns} FROM analysis WHERE game_id = ? ORDER BY action_index", [out["game_id"]]
     ).fetchall()
-    assert mine == [(x["index"], x["win_after"], x["loss"], x["label"]) for x in out["actions"]]
+    for con in (a, b):  # a read-only connection left open keeps the next test from writing the file
+        con.close()
+    keys = ["index", *columns.split(", ")[1:]]
+    assert mine == [tuple(x[k] for k in keys) for x in out["actions"]]
 
 
 def test_analysing_again_replaces_the_games_rows(analysed: tuple[Path, Path], tmp_path: Path) -> None:
@@ -276,7 +294,7 @@ def test_stats_by_accuracy_covers_the_analysed_games(analysed: tuple[Path, Path]
                 "SELECT loss FROM analysis WHERE game_id = ? AND seat = ? AND judged", [gid, seat]
             ).fetchall()
         ]
-        assert value == game_accuracy(losses, 2) and band == accuracy_band(value)
+        assert value == margin_game_accuracy(losses) and band == accuracy_band(value)  # VP of margin lost
         expected[band] = expected.get(band, 0) + 1
     assert {r["accuracy"]: r["player_games"] for r in rows} == expected
     again = CliRunner().invoke(main, [*args, "--parquet", str(pqdir)])
@@ -311,6 +329,7 @@ def test_winprob_train_rebuilds_a_loadable_model(tmp_path: Path, monkeypatch: py
     scores = {r["group"]: r for r in json.loads(res.stdout)}
     assert scores["all"]["positions"] > 0 and 0 <= scores["all"]["ece"] <= 1
     assert scores["all"]["baseline_log_loss"] > 0
+    assert scores["all"]["mae_vp"] > 0 and scores["era=canal"]["mae_vp"] is None  # the VP model's error beside
     assert f"wrote {out}" in res.stderr
     model = WinProbabilityModel.load(out)
     p = model.predict(replay(GameLog.load(TWO_P)).state_at(30))

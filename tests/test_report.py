@@ -27,6 +27,7 @@ from brass_stats.engine.actions import Build
 from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.engine.scoring import potential_vp
 from brass_stats.presentation import plots
+from brass_stats.presentation.evaluation import MEASURE
 from brass_stats.presentation.report import _table, build_report, era_boards_from_tables
 from brass_stats.presentation.text import TEXT_LIMIT, display_text, plot_text
 from brass_stats.replay import Replay, replay
@@ -310,7 +311,7 @@ def reviewed4(src4: A.GameSource) -> tuple[GameReview, list[int]]:
     slips: list[int] = []
     for _ in range(10):
         slips.append(first_of(r, Build, slips[-1] + 1 if slips else 5))
-    losses = {i: (0.01 * (k + 1), better_than_played(r, i, Build)) for k, i in enumerate(slips)}
+    losses = {i: (2.0 * (k + 1), better_than_played(r, i, Build)) for k, i in enumerate(slips)}  # 2 to 20 VP
     return hand_review(r, losses), slips
 
 
@@ -332,10 +333,14 @@ def test_the_report_shows_the_analysis_with_links_to_the_viewer(
     shown = [int(x) for x in re.findall(r"href='v\.html#action=(\d+)'", mistakes)]
     assert shown == [i + 1 for i in reversed(slips)][:8]
     worst = next(a for a in review.actions if a.index == slips[-1])
-    assert (
-        html.escape(display_text(worst.best, TEXT_LIMIT), quote=False) in mistakes and ">10<" in mistakes
-    )  # 0.10 -> 10 points
-    assert "blunder" in mistakes and "mistake" in mistakes
+    assert html.escape(display_text(worst.best, TEXT_LIMIT), quote=False) in mistakes
+    # its loss in VP of expected margin and its standard error (20 VP ± 2)
+    assert "<th class='num'>loss (VP)</th><th class='num'>± (VP)</th>" in mistakes
+    assert "<td class='num'>20</td><td class='num'>2</td>" in mistakes
+    assert "blunder" in mistakes and "mistake" in mistakes and "inaccuracy" in mistakes
+    # what the loss is, in one line, and the labels' thresholds
+    assert html.escape(MEASURE) in section and "from 4 VP, mistake from 8, blunder from 15" in section
+    assert "points of win probability" not in section
 
 
 def test_win_probability_chart_has_a_line_per_player_and_marks_slips(reviewed4: tuple[GameReview, list[int]]) -> None:

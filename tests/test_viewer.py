@@ -24,6 +24,7 @@ from brass_stats.engine.actions import Build, Network
 from brass_stats.engine.legal import legal_actions
 from brass_stats.engine.policy import AS_PLAYED
 from brass_stats.log.format import GameLog
+from brass_stats.presentation.evaluation import MEASURE
 from brass_stats.presentation.svg_board import board_svg, geometry
 from brass_stats.presentation.viewer import viewer_html, write_viewer
 from brass_stats.replay import Replay, replay
@@ -316,11 +317,18 @@ def reviewed(as_played: Replay, tmp_path_factory: pytest.TempPathFactory) -> tup
     )
     better_build = better_than_played(as_played, b, Build)
     better_link = better_than_played(as_played, n, Network)
-    review = hand_review(as_played, {b: (0.2, better_build), n: (0.03, better_link)}, upto=100)
+    review = hand_review(as_played, {b: (20.0, better_build), n: (5.0, better_link)}, upto=100)  # VP of margin
     path = write_viewer(as_played, tmp_path_factory.mktemp("rv") / "reviewed.html", review=review)
     # shown as the viewer shows names (NFKC: "AI-1（v2）" reads "AI-1(v2)")
     words = {a.index: unicodedata.normalize("NFKC", str(a.best)) for a in review.actions if a.index in (b, n)}
-    return path, b, n, {"build": words[b], "network": words[n]}
+    blunder = review.actions[b]
+    assert blunder.index == b and blunder.played_value is not None and blunder.best_value is not None
+
+    def signed(v: float) -> str:  # as the page writes a margin
+        return ("+" if v > 0 else "\u2212" if v < 0 else "") + f"{abs(v):.1f}"
+
+    margins = f"margin {signed(blunder.played_value)} VP after it, {signed(blunder.best_value)} after the better one"
+    return path, b, n, {"build": words[b], "network": words[n], "margins": margins}
 
 
 def test_the_evaluation_strip_follows_the_action(
@@ -351,8 +359,10 @@ def test_a_labelled_action_shows_its_label_and_the_better_action(
     path, b, n, words = reviewed
     page, problems = open_page(browser, path, b + 1)
     text = page.inner_text("#review")
-    assert "blunder" in text and f"action {b + 1}" in text and "20.0 points" in text
+    assert "blunder" in text and f"action {b + 1}" in text and "20.0 \u00b1 2.0 VP of expected margin" in text
+    assert "points of win probability" not in text and words["margins"] in text
     assert words["build"] in text
+    assert MEASURE in page.inner_text("#accuracy")  # what the loss is, in one line
     better = page.locator('svg.bs-board g[data-part="overlay"] .bs-better')
     assert better.count() == 1 and better.locator("rect").count() == 1  # the slot it would build in
     assert page.locator(f'#moves li[data-i="{b}"] .lab').inner_text() == "blunder"

@@ -1,8 +1,9 @@
 """``analyse``: a recorded game judged action by action, like a chess engine's analysis.
 
 For each action: every player's win probability after it and, for the player who moved (unless the
-action was forced), the loss against the best action a search from that player's information found,
-with a label; then each player's accuracy and counts of inaccuracies, mistakes and blunders
+action was forced), the loss against the best action a search from that player's information found, in
+VP of expected final margin (its VP minus its opponents' mean) with its standard error, and a label;
+then each player's accuracy and counts of inaccuracies, mistakes and blunders
 (:mod:`brass_stats.analysis.review`; ``docs/analysis.md``). ``--store`` writes the rows into the
 ``analysis`` table of a DuckDB file and/or a Parquet dataset (:mod:`brass_stats.storage.analysis_table`).
 """
@@ -21,6 +22,7 @@ import pandas as pd
 from ..analysis.review import GameReview, review_rows
 from ..exitcodes import BAD_INPUT, FAILED, OK
 from ..log.format import GameLog
+from ..presentation.evaluation import MEASURE, vp
 from ..replay import replay
 from ..storage.analysis_table import analysis_table, replace_in_dataset
 from ..storage.corpus import CorpusRef
@@ -60,10 +62,14 @@ def analyse_command(
     player who moved, the loss against the best action the search found (from what that player could
     know), labelled inaccuracy, mistake or blunder; each player's accuracy.
 
+    The loss is in VP of expected final margin (the mover's expected VP minus its opponents' mean) lost
+    against the best move found, ± its standard error; labels from 4, 8 and 15 VP (on the loss less its
+    standard error).
+
     The table numbers actions from 1 (action N is index N-1 in CSV and JSON); the better action is shown
-    for labelled actions. CSV: one line per action, each seat's win probability in win_after_SEAT.
-    JSON: the whole review (actions and per-player summary) with the game's id.
-    Definitions and thresholds: docs/analysis.md.
+    for labelled actions. CSV: one line per action, each seat's win probability in win_after_SEAT and
+    expected final VP in vp_after_SEAT. JSON: the whole review (actions and per-player summary) with the
+    game's id. Definitions and thresholds: docs/analysis.md.
     """
     if store and corpus is None:
         raise click.UsageError("--store writes into a store: give --db FILE and/or --parquet DIR")
@@ -163,13 +169,17 @@ def _print_csv(review: GameReview) -> None:
     for a in review.actions:
         row: dict[str, Any] = {"action_index": a.index, "seat": a.seat, "player": a.player, "action": a.action}
         row |= {f"win_after_{s}": a.win_after[s] for s in seats}
+        row |= {f"vp_after_{s}": a.vp_after[s] if a.vp_after else None for s in seats}
         row |= {
             "judged": a.judged,
             "best": a.best,
             "best_value": a.best_value,
             "played_value": a.played_value,
             "loss": a.loss,
+            "loss_se": a.loss_se,
             "label": a.label,
+            "win_loss": a.win_loss,
+            "win_label": a.win_label,
         }
         rows.append(row)
     emit(pd.DataFrame(rows), "csv")
@@ -182,7 +192,7 @@ def _print_table(review: GameReview, name: str) -> None:
     from rich.text import Text
 
     title = (
-        f"{printable(name, 60)}: each player's win % after every action, the mover's loss in points "
+        f"{printable(name, 60)}: each player's win % after every action; {MEASURE} "
         f"({review.simulations} simulations per judged action, seed {review.seed})"
     )
     # no vertical lines: a 4-player game's columns fit 80 characters with room for the actions
@@ -192,7 +202,7 @@ def _print_table(review: GameReview, name: str) -> None:
     table.add_column("action", overflow="fold", ratio=1, min_width=16)
     for head in _win_headers(review.players):
         table.add_column(head, justify="right", no_wrap=True, overflow="ellipsis")
-    table.add_column("loss", justify="right", no_wrap=True)
+    table.add_column("loss (VP)", justify="right", no_wrap=True)
     for a in review.actions:
         words = Text(_text(_short(a.action, a.player), 300))
         if a.label:
@@ -204,11 +214,14 @@ def _print_table(review: GameReview, name: str) -> None:
             Text(_text(a.player, 60)),
             words,
             *(f"{100 * p:.1f}" for p in a.win_after),
-            "" if a.loss is None else f"{100 * a.loss:.1f}",
+            vp(a.loss, a.loss_se),
         )
     console = Console(soft_wrap=False)
     console.print(table)
-    summary = Table(title="Accuracy (0-100, over each player's judged actions)", header_style="bold")
+    summary = Table(
+        title="Accuracy (0-100, over each player's judged actions; lichess's formula, 1 VP of margin for 1 point)",
+        header_style="bold",
+    )
     summary.add_column("player", overflow="fold")
     for head in ("judged", "accuracy", "inaccuracies", "mistakes", "blunders"):
         summary.add_column(head, justify="right", no_wrap=True)

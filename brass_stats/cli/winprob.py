@@ -52,7 +52,8 @@ def train_command(corpus_dir: Path, games: int, seed: int, workers: int | None, 
     log loss and Brier score beside the 1/N baseline's, and the expected calibration error. The shipped
     model is brass_stats/bots/value/model.txt.gz: the defaults rebuild it (give that path
     as --out to replace it). The expected-final-VP model that the review judges moves by is trained on the
-    same positions and written beside it (final_vp.txt.gz), with its held-out error.
+    same positions and written beside it (final_vp.txt.gz), with its held-out error (in JSON and CSV, its
+    columns beside the win model's, in the overall and per-stage groups).
     """
     rebuilt = training.rebuild(corpus_dir, games=games, seed=seed, workers=workers)
     path = out or corpus_dir / "model.txt.gz"
@@ -80,7 +81,6 @@ def train_command(corpus_dir: Path, games: int, seed: int, workers: int | None, 
         f"Held-out scores ({rebuilt.held_out_games} games held out, {rebuilt.training_games} trained on; "
         "baseline: every player 1/N)"
     )
-    emit(pd.DataFrame(rows), fmt, title)
     vp_rows = [
         {
             "group": name,
@@ -92,7 +92,12 @@ def train_command(corpus_dir: Path, games: int, seed: int, workers: int | None, 
         }
         for name, s in rebuilt.final_vp_scores.items()
     ]
-    emit(pd.DataFrame(vp_rows), fmt, "Expected final VP, held out: mean absolute error (greedy estimate beside it)")
+    scores, vp_scores = pd.DataFrame(rows), pd.DataFrame(vp_rows)
+    if fmt == "table":
+        emit(scores, fmt, title)
+        emit(vp_scores, fmt, "Expected final VP, held out: mean absolute error (greedy estimate beside it)")
+    else:  # one document: the VP model's errors beside the win model's scores, on the same held-out positions
+        emit(scores.merge(vp_scores.drop(columns="positions"), on="group", how="left"), fmt)
     click.echo(f"wrote {path} and {vp_path}", err=fmt != "table")
 
 

@@ -9,8 +9,12 @@ Shared by the replay viewer and the post-game report; the review itself is
 True
 >>> better_action_svg(load_rules("birmingham"), {"type": "loan", "card": "loc:dudley"})
 ''
+>>> vp(7.34), vp(7.34, 1.46), vp(None)
+('7.3', '7.3 ± 1.5', '')
 >>> points(0.1234)
 '12.3'
+>>> MEASURE.startswith("loss: VP of expected final margin")
+True
 """
 
 from __future__ import annotations
@@ -30,8 +34,36 @@ BETTER_COLOUR = "#7b2cbf"
 """The better action's outline on the board (apart from the amber of what was played)."""
 
 
+MEASURE = (
+    "loss: VP of expected final margin (your VP minus your opponents' mean) lost against the best move "
+    "found; ± its uncertainty"
+)
+"""What a review's loss is, in one line (every page and table that shows a loss says it)."""
+
+
+def labels_line() -> str:
+    """The labels' thresholds and the accuracy formula, in one line (after :data:`MEASURE`)."""
+    from ..analysis.review import margin_thresholds  # only pages of a review say it: it is loaded then
+
+    a, b, c = margin_thresholds()
+    return (
+        f"Labels, on the loss less its uncertainty: inaccuracy from {a:g} VP, mistake from {b:g}, blunder from "
+        f"{c:g}. Accuracy: lichess's formula with 1 VP of margin for 1 point (100: always the best move found; "
+        "a 10 VP loss scores 64)."
+    )
+
+
+def vp(loss: float | None, se: float | None = None) -> str:
+    """A loss in VP of expected margin, as people read it, with its standard error when given:
+    ``7.34, 1.46`` -> ``"7.3 ± 1.5"``."""
+    if loss is None:
+        return ""
+    return f"{loss:.1f}" if se is None else f"{loss:.1f} ± {se:.1f}"
+
+
 def points(loss: float | None) -> str:
-    """A win-probability loss (0-1) in percentage points, as people read it: ``0.1234`` -> ``"12.3"``."""
+    """A win-probability loss (0-1) in percentage points, as people read it: ``0.1234`` -> ``"12.3"``
+    (the review's ``win_loss``, kept for comparison; its ``loss`` is in VP: :func:`vp`)."""
     return "" if loss is None else f"{loss * 100:.1f}"
 
 
@@ -89,15 +121,19 @@ def played_best(a: ActionReview) -> bool:
 
 
 def largest_mistakes(review: GameReview, top: int = 8) -> list[ActionReview]:
-    """The judged actions that lost the most win probability (loss > 0), largest first (ties: earlier first)."""
+    """The judged actions that lost the most VP of expected margin (loss > 0), largest first (ties: earlier
+    first)."""
     lost = [a for a in review.actions if a.judged and (a.loss or 0.0) > 0 and not played_best(a)]
     return sorted(lost, key=lambda a: (-(a.loss or 0.0), a.index))[:top]
 
 
 def viewer_review(review: GameReview, rules: RulesData, count: int) -> dict[str, Any]:
     """The review as the viewer's data: per action index (``count`` of them; null where not reviewed)
-    each player's win probability after it, and for the mover the label, the better action in words,
-    the values and the better action's drawing."""
+    each player's win probability after it (``w``), and for the mover the label (``l``), the better action
+    in words (``b``), the loss and its standard error in VP of expected margin (``loss``, ``se``), the
+    mover's expected margin after the better action and after the action played (``bv``, ``pv``, VP), and
+    the better action's drawing. ``measure`` and ``labels``: what the loss is, the labels and the accuracy,
+    in a line each."""
     acts: list[dict[str, Any] | None] = [None] * count
     better: list[str] = [""] * count
     for a in review.actions:
@@ -109,9 +145,10 @@ def viewer_review(review: GameReview, rules: RulesData, count: int) -> dict[str,
                 {
                     "l": a.label or "",
                     "b": "" if played_best(a) else unicodedata.normalize("NFKC", a.best or ""),
-                    "loss": round(a.loss or 0.0, 4),
-                    "bv": round(a.best_value or 0.0, 4),
-                    "pv": round(a.played_value or 0.0, 4),
+                    "loss": round(a.loss or 0.0, 2),
+                    "se": round(a.loss_se or 0.0, 2),
+                    "bv": round(a.best_value or 0.0, 2),
+                    "pv": round(a.played_value or 0.0, 2),
                 }
             )
             if not played_best(a):
@@ -133,6 +170,8 @@ def viewer_review(review: GameReview, rules: RulesData, count: int) -> dict[str,
         "better": better,
         "summary": summary,
         "colours": LABEL_COLOURS,
+        "measure": MEASURE,
+        "labels": labels_line(),
         "reviewed": len([x for x in acts if x is not None]),
         "stopped": None if review.stopped is None else review.stopped.get("index"),
     }

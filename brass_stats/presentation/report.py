@@ -26,7 +26,7 @@ from ..replay import Replay
 from ..rulebook import rule_text
 from ..rules_data import load_rules
 from . import plots
-from .evaluation import LABEL_COLOURS, largest_mistakes, points
+from .evaluation import LABEL_COLOURS, MEASURE, labels_line, largest_mistakes
 from .text import TEXT_LIMIT, display_number, display_text
 
 if TYPE_CHECKING:
@@ -324,7 +324,8 @@ def _analysis_section(review: GameReview, viewer_href: str | None, rail_from: in
             "action": [_action_link(a.index, viewer_href) for a in worst],
             "player": [names[a.seat] for a in worst],
             "label": [_label_html(a.label) for a in worst],
-            "loss (points)": [float(points(a.loss)) for a in worst],
+            "loss (VP)": [round(a.loss or 0.0, 1) for a in worst],
+            "± (VP)": [round(a.loss_se or 0.0, 1) for a in worst],
             "played": [a.action for a in worst],
             "better": [a.best or "" for a in worst],
         }
@@ -339,10 +340,11 @@ def _analysis_section(review: GameReview, viewer_href: str | None, rail_from: in
     return "\n".join(
         [
             "<h2 id='analysis'>Analysis</h2>",
-            "<p class='meta'>Each player's chance of winning after each action (a model trained on games between "
-            "bots, from public facts only). Each action with a choice is judged by a search from what its player "
-            f"could know then ({review.simulations} simulations per action, seed {review.seed}): the loss is how "
-            "many points of win probability the action played is below the best action found.</p>",
+            "<p class='meta'>Each player's chance of winning after each action and the rest of the mover's turn (a "
+            "model trained on games between bots, from public facts only). Each action with a choice is judged by "
+            f"a search from what its player could know then ({review.simulations} simulations per action, seed "
+            f"{review.seed}), its best moves compared with the one played on samples of the hidden cards.</p>",
+            f"<p class='meta'><b>{html.escape(MEASURE)}</b>. {html.escape(labels_line())}</p>",
             *(f"<p class='meta'>{html.escape(t)}</p>" for t in notes),
             _png(plots.win_probability_chart(review, rail_from)),
             "<h3>Accuracy</h3>",

@@ -7,8 +7,9 @@ network and no server. ``#action=N`` opens the state after the N-th action, coun
 screen (``0``: the setup), which is action index N-1 in the data.
 
 Given a :class:`~brass_stats.analysis.review.GameReview` (``review=``), the page adds an evaluation
-strip (each player's win probability along the game), the mover's label and the better action in
-words and drawn on the board. A game replayed as played shows each departure from the rules at its
+strip (each player's win probability along the game), the mover's label, its loss in VP of expected
+margin (its VP minus its opponents' mean) with its uncertainty, and the better action in words and
+drawn on the board. A game replayed as played shows each departure from the rules at its
 action, with the rule's words.
 
 >>> from brass_stats.log.format import GameLog
@@ -270,7 +271,8 @@ const shown = D.pos[%%START%% + 1].slice();
 const $ = id => document.getElementById(id);
 const esc = s => String(s).replace(/[&<>"']/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"}[c]));
 const pct = v => Math.round(v * 100) + "%";
-const pts = v => (v * 100).toFixed(1);
+const vp = v => v.toFixed(1);                       // VP of expected margin
+const signed = v => (v > 0 ? "+" : v < 0 ? "\u2212" : "") + Math.abs(v).toFixed(1);
 let cur = %%START%%;                      // index of the action shown (-1: the setup)
 const slider = $("slider");
 slider.min = 0; slider.max = COUNT; slider.value = cur + 1;
@@ -408,7 +410,8 @@ if (R) {
     t += "<tr><td>" + esc(D.names[seat]) + "</td><td>" + (p.a === null ? "" : p.a.toFixed(1)) + "</td><td>" + p.i +
       "</td><td>" + p.m + "</td><td>" + p.b + "</td></tr>";
   });
-  $("accuracy").innerHTML = "<h2>Accuracy</h2><table>" + t + "</table>";
+  $("accuracy").innerHTML = "<h2>Accuracy</h2><table>" + t + "</table><p class=\\"meta\\">" + esc(R.measure) +
+    ". " + esc(R.labels) + "</p>";
 }
 
 function reviewText() {
@@ -421,9 +424,9 @@ function reviewText() {
   const drawn = R.better[cur] ? " (dashed purple on the board)" : "";
   const head = a.l ? labelBadge(a.l) + "<b>" + who + "\\u2019s action " + (cur + 1) + " is " +
     (a.l === "inaccuracy" ? "an " : "a ") + esc(a.l) + "</b>: " : who + "\\u2019s action " + (cur + 1) + ": ";
-  return head + pts(a.loss) + " points of win probability below the better action (" + pct(a.pv) +
-    " after it, " + pct(a.bv) + " after the better one).<br><b>Better:</b> <span class=\\"better\\">" + esc(a.b) +
-    "</span>" + drawn;
+  return head + vp(a.loss) + " \\u00b1 " + vp(a.se) + " VP of expected margin below the better action (margin " +
+    signed(a.pv) + " VP after it, " + signed(a.bv) + " after the better one).<br><b>Better:</b> " +
+    "<span class=\\"better\\">" + esc(a.b) + "</span>" + drawn;
 }
 
 function render() {
