@@ -269,11 +269,6 @@ def test_a_custom_model_travels_to_the_workers_and_is_used(game: GameLog) -> Non
     assert [[w for w, _ in a.compared] for a in shipped.actions] != [[w for w, _ in a.compared] for a in two.actions]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="judge._finish_turn takes the turn from the state after the action: when the action ends the "
-    "mover's turn and the mover is first in the next round, the judge plays its whole next turn too",
-)
 def test_an_action_that_ends_the_turn_is_read_without_the_movers_next_turn(game: GameLog) -> None:
     short = replace(game, actions=game.actions[:12])
     review = review_game(short, simulations=TINY, seed=3, workers=1, model=MoneyModel())

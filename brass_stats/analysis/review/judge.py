@@ -202,7 +202,8 @@ class Reviewer:
         mover moves again (public: the round clock), in which case there are :data:`END_SAMPLES`."""
         worlds = [self._world(state, seat, rng) for _ in range(SAMPLES)]
         world, turn_seed = worlds[0]
-        first = self._finish_turn(attempt(world, played, self.policy), seat, random.Random(turn_seed))
+        turn = (state.round, state.turn_pos)
+        first = self._finish_turn(attempt(world, played, self.policy), seat, random.Random(turn_seed), turn)
         final = first.game_over or (first.era == "rail" and first.is_last_round_of_era)
         if final:
             worlds += [self._world(state, seat, rng) for _ in range(END_SAMPLES - SAMPLES)]
@@ -227,19 +228,22 @@ class Reviewer:
         models, static evaluations, miss what the last turns do to one another (a link or a merchant's beer
         taken from the player who needed it, a sale that wins the game)."""
         out: list[list[tuple[Vector, Vector]]] = []
+        turn = (state.round, state.turn_pos)
         for action in actions:
             readings = []
             for world, turn_seed in worlds:
                 turn_rng = random.Random(turn_seed)
-                after = self._finish_turn(attempt(world, action, self.policy), seat, turn_rng)
+                after = self._finish_turn(attempt(world, action, self.policy), seat, turn_rng, turn)
                 if final:
                     after = self._play_out(after, turn_rng)
                 readings.append((tuple(self.model.predict(after)), tuple(self.final_vp.predict(after))))
             out.append(readings)
         return out
 
-    def _finish_turn(self, state: GameState, seat: int, rng: random.Random) -> GameState:
-        turn = (state.round, state.turn_pos)
+    def _finish_turn(self, state: GameState, seat: int, rng: random.Random, turn: tuple[int, int]) -> GameState:
+        """The rest of the mover's turn ``turn`` (its round and place in the turn order, read before the
+        action: an action that ends the turn of a seat that also moves first in the next round must not
+        start that next turn), played by the greedy bot."""
         while not state.game_over and state.current_player == seat and (state.round, state.turn_pos) == turn:
             state = apply_action(state, self.greedy.choose(state, legal_actions(state), rng))[0]
         return state
