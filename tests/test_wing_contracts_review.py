@@ -8,7 +8,9 @@ review's output.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -29,7 +31,8 @@ from brass_stats.analysis.review import (
 # brass_stats/analysis/review/game.py is split
 from brass_stats.analysis.review.game import Reviewer
 from brass_stats.analysis.win_probability import win_probabilities
-from brass_stats.engine.actions import action_from_json
+from brass_stats.bots.search import SearchResult
+from brass_stats.engine.actions import Action, action_from_json
 from brass_stats.engine.legal import legal_actions
 from brass_stats.engine.policy import STRICT
 from brass_stats.engine.state import GameState
@@ -180,11 +183,33 @@ def test_the_judge_plays_the_last_round_out_to_the_end(reviewer: Reviewer) -> No
     assert model.seen and all(after.game_over for after in model.seen)
 
 
-def test_one_worker_reviews_in_this_process_with_the_model_given() -> None:
+@pytest.mark.parametrize(("workers", "count"), [(1, 3), (2, 1)])
+def test_one_worker_or_one_action_is_reviewed_in_this_process_with_the_model_given(workers: int, count: int) -> None:
+    """No process pool for one worker, nor for a single action: the review uses the model it is given."""
     log = bs.load(bs.SAMPLES / GAME)
-    short = replace(log, actions=log.actions[:3])
+    short = replace(log, actions=log.actions[:count])
     model = RecordingModel((0.25, 0.75))
-    review = review_game(short, simulations=TINY, seed=1, workers=1, model=model)
-    assert [a.index for a in review.actions] == [0, 1, 2]
+    review = review_game(short, simulations=TINY, seed=1, workers=workers, model=model)
+    assert [a.index for a in review.actions] == list(range(count))
     assert all(a.win_after == (0.25, 0.75) for a in review.actions)
     assert all(a.judged for a in review.actions) and model.seen
+
+
+def test_the_search_behind_a_judgement_has_the_action_played_forced_among_its_candidates() -> None:
+    """A game played by the rules: the action played is always searched at the root, however the greedy
+    ranking places it (the search cannot widen past it unseen)."""
+    reviewer = Reviewer(bs.load(bs.SAMPLES / GAME), STRICT, TINY, 0, None)
+    forced: list[list[Action]] = []
+    search = reviewer.bot.analyse
+
+    def spy(state: GameState, legal: Any = None, rng: Any = None, force: Sequence[Action] = ()) -> SearchResult:
+        forced.append(list(force))
+        return search(state, legal, rng, force)
+
+    reviewer.bot.analyse = spy  # type: ignore[method-assign]
+    steps = reviewer.replay.steps
+    assert not steps[59].effects and {e.kind for e in steps[20].effects} >= {"flip"}  # a pass, a sale
+    for i in (20, 59):
+        review = reviewer.review(i)
+        assert review.judged
+        assert forced[-1] == [steps[i].action]

@@ -110,6 +110,19 @@ def test_the_search_stops_at_its_time_budget(
     assert result.seconds == pytest.approx(float(expected))  # the time it took, on the test's clock
 
 
+def test_a_search_without_a_generator_uses_seed_zero_and_the_engines_legal_actions(
+    two_player_game: list[GameState],
+) -> None:
+    state = two_player_game[10]
+    bot = SearchBot(simulations=5)
+    default = bot.analyse(state)
+    given = bot.analyse(state, legal_actions(state), random.Random(0))
+    assert [(s.action, s.visits, s.value) for s in default.actions] == [
+        (s.action, s.visits, s.value) for s in given.actions
+    ]
+    assert default.best == given.best and default.value == given.value
+
+
 def test_a_search_needs_a_budget() -> None:
     with pytest.raises(ValueError):
         SearchBot(simulations=None, seconds=None)
