@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 import brass_stats as bs
-from brass_stats.analysis.win_probability import FEATURE_NAMES, position_features, win_probabilities
+from brass_stats.bots.greedy import explain
+from brass_stats.bots.value import FEATURE_NAMES, position_features, win_probabilities
 
 # calibration_bins is not exported by the package: module-level import (as tests/test_win_probability.py)
-from brass_stats.analysis.win_probability.training import calibration_bins
-from brass_stats.bots.greedy import explain
+from brass_stats.bots.value.training import calibration_bins
 from brass_stats.engine.state import GameState
 
 COL = {name: i for i, name in enumerate(FEATURE_NAMES)}

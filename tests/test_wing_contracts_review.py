@@ -15,10 +15,14 @@ from typing import Any
 import pytest
 
 import brass_stats as bs
+
+# Reviewer (one action at a time) is not exported by the package: module-level import, to fix when
+# brass_stats/analysis/review/game.py is split
 from brass_stats.analysis.review import (
     LABELS,
     ActionReview,
     GameReview,
+    Reviewer,
     game_accuracy,
     label,
     move_accuracy,
@@ -26,12 +30,8 @@ from brass_stats.analysis.review import (
     review_rows,
     thresholds,
 )
-
-# Reviewer (one action at a time) is not exported by the package: module-level import, to fix when
-# brass_stats/analysis/review/game.py is split
-from brass_stats.analysis.review.game import Reviewer
-from brass_stats.analysis.win_probability import win_probabilities
 from brass_stats.bots.search import SearchResult
+from brass_stats.bots.value import win_probabilities
 from brass_stats.engine.actions import Action, action_from_json
 from brass_stats.engine.legal import legal_actions
 from brass_stats.engine.policy import STRICT

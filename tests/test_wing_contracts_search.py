@@ -17,12 +17,12 @@ import pytest
 
 import brass_stats as bs
 from brass_stats.bots import play_game
-from brass_stats.bots.greedy import DEFAULT_WEIGHTS, GreedyBot, card_values, evaluate, resource_demand
+from brass_stats.bots.greedy import DEFAULT_WEIGHTS, GreedyBot, board_key, card_values, evaluate, resource_demand
 
 # rank, Candidate, board_key, Node and select are not (yet) exported by the package: module-level
 # imports, to fix if brass_stats/bots/search/candidates.py or tree.py move
 from brass_stats.bots.search import SearchBot, SoftmaxLeaf
-from brass_stats.bots.search.candidates import Candidate, board_key, rank
+from brass_stats.bots.search.candidates import Candidate, rank
 from brass_stats.bots.search.tree import Node, select
 from brass_stats.engine import apply_action
 from brass_stats.engine.actions import Pass, Scout, Sell
