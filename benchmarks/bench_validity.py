@@ -8,6 +8,8 @@ several measures of move quality from the same reviews:
 * ``margin``: the same from the judge's raw loss: the mover's expected final VP minus its opponents'
   mean, from the expected-final-VP model, after each compared action;
 * ``win``: the mover's win probability (lichess's measure, the review's measure before);
+* ``blend``: the margin plus the win probability valued at 50 VP per player (a contender's slip also
+  counts what it costs in chances to win);
 * ``own_vp``: the mover's expected final VP alone;
 * ``agree``: the share of judged actions that are the best compared action by ``margin``.
 
@@ -62,7 +64,11 @@ SETS: dict[str, tuple[str, ...]] = {
     "degraded": ("greedy", "greedy:explore=0.1", "greedy:explore=0.3", "greedy:explore=0.5"),
     "budgets": ("mcts:sims=400", "mcts:sims=50", "greedy", "greedy"),
 }
-MEASURES = ("review", "margin", "win", "own_vp", "agree")
+MEASURES = ("review", "margin", "win", "blend", "own_vp", "agree")
+BLEND_VP_PER_PLAYER = 50.0
+"""``blend``: the margin plus the win probability valued at 50 VP per player (a sure win = 100 VP at two
+players, 200 at four: a win probability loss at lichess's blunder threshold, 15 points x 2/N, is worth a
+15 VP blunder of margin)."""
 
 
 def seats_of(bots: Sequence[str], index: int) -> list[str]:
@@ -106,6 +112,8 @@ def seat_accuracies(record: dict[str, Any]) -> dict[str, list[float | None]]:
         win = [c[0][s] for c in a["compared"]]
         vp = [c[1][s] for c in a["compared"]]
         margin = [margins(c[1])[s] for c in a["compared"]]
+        blend = [m + BLEND_VP_PER_PLAYER * n * w for m, w in zip(margin, win, strict=True)]
+        losses["blend"][s].append(max(blend) - blend[0])
         losses["win"][s].append(max(win) - win[0])
         losses["own_vp"][s].append(max(vp) - vp[0])
         losses["margin"][s].append(max(margin) - margin[0])

@@ -45,6 +45,10 @@ PROPOSALS = 3
 """How many of the search's most visited actions the judge compares with the action played."""
 SAMPLES = 2
 """Samples of the hidden cards per judgement (each action judged on the same samples)."""
+WIN_VP_PER_PLAYER = 50.0
+"""In the last round a move's value is the mover's margin plus its share of the win valued at this many
+VP per player (100 VP at two players, 200 at four): a move that throws the game away is a blunder even
+when it costs few VP (lichess's blunder, 15 points of win probability times 2/N, is then worth 15 VP)."""
 DEEP_FACTOR = 2
 """The second opinion's budget, in multiples of the review's (see :meth:`Reviewer.review`)."""
 CONFIRM_SAMPLES = 4
@@ -130,7 +134,10 @@ class Reviewer:
         worlds, final = self._worlds(before, seat, played, rng)
         readings = self.judge(before, seat, compared, worlds, final)
         n = before.num_players
-        margin = [[margins(vp)[seat] for _, vp in rs] for rs in readings]  # [action][world]
+        # [action][world]: the mover's margin; in the last round, where the game is played out, the
+        # result is all but known and the win itself counts too
+        stake = WIN_VP_PER_PLAYER * n if final else 0.0
+        margin = [[margins(vp)[seat] + stake * win[seat] for win, vp in rs] for rs in readings]
         mean_margin = [statistics.fmean(m) for m in margin]
         best_i = max(range(len(compared)), key=lambda i: (mean_margin[i], -i))  # ties: the action played
         diffs = [b - p for b, p in zip(margin[best_i], margin[0], strict=True)]
@@ -256,6 +263,7 @@ class Reviewer:
 
 
 __all__ = [
+    "WIN_VP_PER_PLAYER",
     "CONFIRM_SAMPLES",
     "DEEP_FACTOR",
     "DEFAULT_SIMULATIONS",

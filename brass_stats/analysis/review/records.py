@@ -31,7 +31,8 @@ class ActionReview:
     judged: bool  # False: the action was forced (the only legal one)
     best: str | None = None  # the best action the judge found, in notation
     best_action: dict[str, Any] | None = None  # the same, as log JSON (for drawing it)
-    best_value: float | None = None  # the mover's expected margin (VP) after the best action found
+    best_value: float | None = None  # the mover's expected margin (VP) after the best action found (in
+    # the last round plus its share of the win, valued at judge.WIN_VP_PER_PLAYER VP per player)
     played_value: float | None = None  # ... and after the action played
     loss: float | None = None  # VP of expected margin lost: best_value - played_value, never below 0
     label: str | None = None  # "inaccuracy", "mistake", "blunder" or None: by the sure loss, the smaller
