@@ -141,18 +141,22 @@ class Reviewer:
         mean_margin = [statistics.fmean(m) for m in margin]
         best_i = max(range(len(compared)), key=lambda i: (mean_margin[i], -i))  # ties: the action played
         diffs = [b - p for b, p in zip(margin[best_i], margin[0], strict=True)]
-        if best_i and margin_label(statistics.fmean(diffs)) is not None and not final:
+        loss = max(0.0, mean_margin[best_i] - mean_margin[0])
+        if best_i and margin_label(loss) is not None and not final:
             # a label is only given when the loss holds: judged again on more samples of the hidden cards,
             # and in the round before the last by playing the game out (a plan for the last turns, such
             # as tiles built now to be sold at the very end, is invisible to the models)
             late = before.era == "rail" and before.rules.rounds_per_era[n] - before.era_round <= 1
             more = [self._world(before, seat, rng) for _ in range(CONFIRM_SAMPLES)]
             extra = self.judge(before, seat, [played, compared[best_i]], more, final=late)
-            again = [margins(b[1])[seat] - margins(p[1])[seat] for p, b in zip(extra[0], extra[1], strict=True)]
+            late_stake = WIN_VP_PER_PLAYER * n if late else 0.0
+            again = [
+                (margins(b[1])[seat] + late_stake * b[0][seat]) - (margins(p[1])[seat] + late_stake * p[0][seat])
+                for p, b in zip(extra[0], extra[1], strict=True)
+            ]
             diffs = again if late else diffs + again
-        loss = max(0.0, statistics.fmean(diffs))
         se = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
-        sure = loss - se
+        sure = statistics.fmean(diffs) - se
         deep_loss = None
         if best_i and margin_label(sure) is not None and not departs and not final:
             # and with a larger budget: the deeper search, which also plays the opponents' replies, must
