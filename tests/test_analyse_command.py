@@ -291,10 +291,11 @@ def test_stats_by_accuracy_covers_the_analysed_games(analysed: tuple[Path, Path]
         losses = [
             r[0]
             for r in con.execute(
-                "SELECT loss FROM analysis WHERE game_id = ? AND seat = ? AND judged", [gid, seat]
+                "SELECT sure_loss FROM analysis WHERE game_id = ? AND seat = ? AND judged", [gid, seat]
             ).fetchall()
         ]
-        assert value == margin_game_accuracy(losses) and band == accuracy_band(value)  # VP of margin lost
+        # the review's own figure: VP of margin surely lost
+        assert value == margin_game_accuracy(losses) and band == accuracy_band(value)
         expected[band] = expected.get(band, 0) + 1
     assert {r["accuracy"]: r["player_games"] for r in rows} == expected
     again = CliRunner().invoke(main, [*args, "--parquet", str(pqdir)])

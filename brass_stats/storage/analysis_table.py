@@ -60,6 +60,8 @@ ANALYSIS_SCHEMA = pa.schema(
         ("vp_after", pa.list_(pa.float64())),
         ("loss_se", pa.float64()),
         ("win_loss", pa.float64()),
+        ("sure_loss", pa.float64()),
+        ("deep_loss", pa.float64()),
     ]
 )
 """The columns of the ``analysis`` table (see ``docs/storage-schema.md``)."""
@@ -74,7 +76,8 @@ def analysis_rows(
 ) -> Iterator[dict[str, Any]]:
     """One row per reviewed action of game ``game_id``: ``actions`` are the review's actions as JSON (each an
     ``ActionReview.to_json()``: ``index``, ``seat``, ``judged``, ``win_after``, ``best``, ``best_action``,
-    ``best_value``, ``played_value``, ``loss``, ``label``, ``vp_after``, ``loss_se``, ``win_loss``), made
+    ``best_value``, ``played_value``, ``loss``, ``label``, ``vp_after``, ``loss_se``, ``win_loss``,
+    ``sure_loss``, ``deep_loss``), made
     with ``simulations`` per judged action and ``seed``; ``as_played``: the game was replayed as played.
 
     >>> a = {"index": 0, "seat": 1, "judged": False, "win_after": [0.4, 0.6]}
@@ -99,6 +102,8 @@ def analysis_rows(
             "vp_after": list(a.get("vp_after") or []),
             "loss_se": a.get("loss_se"),
             "win_loss": a.get("win_loss"),
+            "sure_loss": a.get("sure_loss"),
+            "deep_loss": a.get("deep_loss"),
             "simulations": simulations,
             "seed": seed,
             "as_played": as_played,

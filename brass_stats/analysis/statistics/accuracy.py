@@ -1,7 +1,7 @@
 """Each analysed player-game's accuracy, and the accuracy bands that ``stats --by accuracy`` splits by.
 
 A player's accuracy in a game is the review's figure (:func:`~brass_stats.analysis.review.margin_game_accuracy`,
-lichess's formula over the VP of expected margin each judged action lost), read from the ``analysis`` table
+lichess's formula over the VP of expected margin each judged action surely lost), read from the ``analysis`` table
 that ``brass-stats analyse GAME --store`` fills. Only analysed games have one.
 
 >>> [accuracy_band(x) for x in (12.5, 70.0, 89.99, 90.0, 100.0)]
@@ -47,7 +47,7 @@ def player_accuracy(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
         rows = []
     else:
         rows = con.execute(
-            """SELECT a.game_id, a.seat, a.loss FROM analysis a
+            """SELECT a.game_id, a.seat, coalesce(a.sure_loss, a.loss) FROM analysis a
                WHERE a.judged ORDER BY a.game_id, a.seat, a.action_index"""
         ).fetchall()
     losses: dict[tuple[str, int], list[float]] = defaultdict(list)
