@@ -32,6 +32,7 @@ from brass_stats.analysis.review import (
     action_seed,
     game_accuracy,
     label,
+    margin_accuracy,
     margin_label,
     move_accuracy,
     review_game,
@@ -185,7 +186,8 @@ def test_a_forced_action_counts_for_no_players_accuracy(reviewer: Reviewer) -> N
     game = GameReview("birmingham", tuple(reviewer.names), (forced[0], judged, forced[1]), TINY, 0, None)
     mover = game.summary[judged.seat]
     assert mover.judged == 1 and judged.loss is not None
-    assert mover.accuracy == pytest.approx(move_accuracy(judged.loss, 2))
+    assert judged.sure_loss is not None
+    assert mover.accuracy == pytest.approx(margin_accuracy(judged.sure_loss))  # the sure loss, in VP of margin
     rows = {row["action_index"]: row for row in review_rows(game, "g")}
     assert [rows[i]["judged"] for i in (62, 63, 76)] == [False, True, False]
     assert rows[62]["best"] is None and rows[62]["loss"] is None and rows[62]["win_after"] == list(forced[0].win_after)
