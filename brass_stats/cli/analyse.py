@@ -6,6 +6,10 @@ VP of expected final margin (its VP minus its opponents' mean) with its standard
 then each player's accuracy and counts of inaccuracies, mistakes and blunders
 (:mod:`brass_stats.analysis.review`; ``docs/analysis.md``). ``--store`` writes the rows into the
 ``analysis`` table of a DuckDB file and/or a Parquet dataset (:mod:`brass_stats.storage.analysis_table`).
+
+Without GAME, ``--db FILE`` or ``--parquet DIR``: every stored game not yet reviewed (with the corpus
+filters of ``stats``) is reviewed and stored, one game per task
+(:func:`brass_stats.analysis.review.collection.review_collection`); a closing summary line.
 """
 
 from __future__ import annotations
@@ -14,24 +18,33 @@ import json
 import sys
 import unicodedata
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 import pandas as pd
 
 from ..analysis.review import GameReview, review_rows
-from ..exitcodes import BAD_INPUT, FAILED, OK
+from ..analysis.statistics.filters import CorpusFilter
+from ..exitcodes import BAD_INPUT, BUSY, FAILED, OK
 from ..log.format import GameLog
 from ..presentation.evaluation import MEASURE, vp
 from ..replay import replay
 from ..storage.analysis_table import analysis_table, replace_in_dataset
-from ..storage.corpus import CorpusRef
+from ..storage.corpus import CorpusBusy, CorpusError, CorpusRef
 from ..storage.duckdb_store import Store
 from ..storage.lookup import GAME_HELP, resolve_game, stored_log_file
 from ..storage.tables import game_id as log_game_id
-from .common import connect_or_exit, corpus_options, fail
+from .common import connect_or_exit, corpus_filter_options, corpus_options, fail
 from .output import emit, format_option, printable
 from .review_options import STRICT_UNLESS_AS_PLAYED, ReviewOptions, review_options
+
+COLLECTION_HELP = (
+    "Without GAME: `analyse --db FILE` (or `--parquet DIR`) reviews every stored game not yet reviewed "
+    "(the filters pick some; --redo also those already reviewed) and stores each game's rows as it is done; "
+    "a closing line counts the games reviewed, skipped and failed (CSV, JSON: one row). Exit status: 0 no "
+    "game failed; 1 some failed (each named on stderr; the others are stored); 2 neither GAME nor a store, "
+    "or a missing store; 4 the store is in use."
+)
 
 
 @click.command(
@@ -39,9 +52,11 @@ from .review_options import STRICT_UNLESS_AS_PLAYED, ReviewOptions, review_optio
     short_help="Judge every action of a game: win probabilities, mistakes and the better action, accuracy.",
     epilog=GAME_HELP + " Exit status: 0 the game was analysed (a game whose log ends early too); 1 the game "
     "breaks a rule: it is analysed up to its first illegal action, which is named on stderr (and in JSON as "
-    "`stopped`), and nothing is stored; 2 unreadable input or a missing store; 4 the store is in use.",
+    "`stopped`), and nothing is stored; 2 unreadable input or a missing store; 4 the store is in use."
+    + "\n\n"
+    + COLLECTION_HELP,
 )
-@click.argument("game")
+@click.argument("game", required=False)
 @corpus_options(what="the game (where --store writes too)", together=True)
 @review_options(STRICT_UNLESS_AS_PLAYED)
 @format_option()
@@ -51,12 +66,20 @@ from .review_options import STRICT_UNLESS_AS_PLAYED, ReviewOptions, review_optio
     help="Also write the results into the `analysis` table of --db FILE and/or --parquet DIR (the game must be "
     "stored there); analysing a game again replaces its rows.",
 )
+@corpus_filter_options(min_games=False)
+@click.option(
+    "--redo",
+    is_flag=True,
+    help="Without GAME: review again the games already reviewed with the same --simulations and --seed too.",
+)
 def analyse_command(
-    game: str,
+    game: str | None,
     corpus: CorpusRef | None,
     review: ReviewOptions,
     fmt: str,
     store: bool,
+    filters: CorpusFilter,
+    redo: bool,
 ) -> None:
     """Analyse GAME like a chess engine: each player's win probability after every action; for the
     player who moved, the loss against the best action the search found (from what that player could
@@ -70,7 +93,18 @@ def analyse_command(
     for labelled actions. CSV: one line per action, each seat's win probability in win_after_SEAT and
     expected final VP in vp_after_SEAT. JSON: the whole review (actions and per-player summary) with the
     game's id. Definitions and thresholds: docs/analysis.md.
+
+    Without GAME, review a whole store: every game of --db FILE or --parquet DIR (one of the two)
+    that passes the filters (--edition ... --until, as in `stats`) and is not yet in its `analysis`
+    table with the same --simulations and --seed, one game per worker at a time (--workers N or
+    --cluster), each game's rows stored as soon as it is reviewed: run it again after a stop to go
+    on. Each game is replayed as it was stored (as played if it was stored with departures from the
+    rules). Then `stats --by accuracy` covers them.
     """
+    if game is None:
+        _analyse_collection(corpus, review, filters, redo, fmt)
+    if redo or filters != CorpusFilter():
+        raise click.UsageError("--redo and the filters pick games of a store: give them without GAME")
     if store and corpus is None:
         raise click.UsageError("--store writes into a store: give --db FILE and/or --parquet DIR")
     log, gid = _load(game, corpus)
@@ -99,6 +133,61 @@ def analyse_command(
             replace_in_dataset(corpus.parquet, rows, partitions)
         click.echo(f"stored the analysis of game {gid} ({rows.num_rows} actions) in {_targets(corpus)}", err=True)
     sys.exit(OK)
+
+
+def _analyse_collection(
+    corpus: CorpusRef | None, review: ReviewOptions, filters: CorpusFilter, redo: bool, fmt: str
+) -> NoReturn:
+    """Review every stored game not yet reviewed (``analyse`` without GAME), then one summary line; exits."""
+    from ..analysis.review.collection import review_collection
+
+    if corpus is None:
+        fail(
+            BAD_INPUT,
+            "error: give GAME (a log file or a stored game), or --db FILE or --parquet DIR to review every "
+            "stored game not yet reviewed",
+        )
+    if corpus.db is not None and corpus.parquet is not None:
+        raise click.UsageError("without GAME give one store to review: --db FILE or --parquet DIR")
+    if review.as_played:
+        raise click.UsageError(
+            "without GAME each game is replayed as it was stored (as played if stored with departures): "
+            "--as-played is for one GAME"
+        )
+    try:
+        report = review_collection(
+            corpus,
+            filters,
+            review.simulations,
+            review.seed,
+            workers=review.workers,
+            cluster=review.cluster,
+            redo=redo,
+            progress=None if fmt == "table" else False,
+        )
+    except CorpusBusy as e:
+        fail(BUSY, f"error: {e}")
+    except CorpusError as e:
+        fail(BAD_INPUT, f"error: {e}")
+    for gid, message in report.failed:
+        click.echo(f"game {gid}: FAILED: {printable(message, 500)}", err=True)
+    if fmt == "table":
+        click.echo(printable(report.summary(), 1000))
+    else:
+        first = report.failed[0] if report.failed else (None, None)
+        row = {
+            "reviewed": report.reviewed,
+            "skipped": report.skipped,
+            "failed": len(report.failed),
+            "actions": report.actions,
+            "simulations": report.simulations,
+            "seed": report.seed,
+            "first_failed_game": first[0],
+            "first_failure": first[1],
+            "seconds": round(report.seconds, 3),
+        }
+        emit([row], fmt)
+    sys.exit(FAILED if report.failed else OK)
 
 
 def _load(game: str, corpus: CorpusRef | None) -> tuple[GameLog, str]:

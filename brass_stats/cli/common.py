@@ -133,12 +133,14 @@ def corpus_filter_options(
     min_games_default: int = 10,
     min_games_help: str = "Hide buckets with fewer player-games than this.",
     edition_and_players: bool = True,
+    min_games: bool = True,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Click decorator: ``--edition``, ``--players``, ``--source``, ``--since``, ``--until``, ``--min-games``.
 
     The wrapped command receives ``filters:`` :class:`~brass_stats.analysis.statistics.filters.CorpusFilter` and
     ``min_games: int`` instead of the separate options. Without ``edition_and_players`` (a command that
-    takes them from a game) the first two options are left out.
+    takes them from a game) the first two options are left out; without ``min_games`` (a command that
+    picks games, not buckets: ``analyse``) the last one.
     """
 
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -183,6 +185,8 @@ def corpus_filter_options(
                 help=min_games_help,
             ),
         ]
+        if not min_games:
+            options = options[:-1]
         if not edition_and_players:
             options = options[2:]
         out: Callable[..., Any] = wrapper

@@ -129,7 +129,11 @@ def stats_command(
     if df.empty and not df.attrs.get("hidden_buckets"):
         analysed = [d for d in by if d in ANALYSIS_DIMENSIONS]
         if analysed and player_accuracy(con).empty:
-            _note(f"no analysed games in {corpus_path}: --by {analysed[0]} needs `analyse GAME --store` first", fmt)
+            _note(
+                f"no analysed games in {corpus_path}: --by {analysed[0]} needs reviewed games: run `brass-stats "
+                "analyse` on this store first (without GAME it reviews every stored game; GAME --store: one)",
+                fmt,
+            )
             if fmt == "json":
                 click.echo("[]")
             return

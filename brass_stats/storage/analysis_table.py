@@ -142,11 +142,15 @@ def replace_in_dataset(directory: str | Path, table: pa.Table, partitions: Mappi
         removes: list[str] = []
         files: list[str] = []
         old = [rel for rel in live_files(read_commits(root)) if table_of(rel) == ANALYSIS]
+        wanted = pa.array(sorted(replaced), pa.string())
         for k, rel in enumerate(old):
-            held = pq.read_table(root / rel)
-            hit = pc.is_in(held.column("game_id"), value_set=pa.array(sorted(replaced), pa.string()))
-            if not pc.any(hit).as_py():
+            # the game ids first: a file without the replaced games (most of them, when games are
+            # added batch after batch) is not read whole
+            ids_held = pq.read_table(root / rel, columns=["game_id"]).column("game_id")
+            if not pc.any(pc.is_in(ids_held, value_set=wanted)).as_py():
                 continue
+            held = pq.read_table(root / rel)
+            hit = pc.is_in(held.column("game_id"), value_set=wanted)
             removes.append(rel)
             kept = held.filter(pc.invert(hit))
             if kept.num_rows:

@@ -93,10 +93,24 @@ def stored_log_file(con: Any, game: str, store: str | Path) -> Path:
     gid = resolve_game(con, game, str(store))
     row = con.execute("SELECT source_file FROM games WHERE game_id = ?", [gid]).fetchone()
     source = row[0] if row else None
-    for candidate in (Path(source), Path(str(store)).parent / source) if source else ():
+    found = log_location(source, store)
+    if found is None or "://" in found:
+        raise GameNotFound(f"game {gid} in {store}: its log file {source!r} is not available to replay")
+    return Path(found)
+
+
+def log_location(source: str | None, store: str | Path) -> str | None:
+    """Where the log a game was imported from (its ``games.source_file``) is now: the path as stored
+    (relative to where the import ran), else relative to the store's folder; a URL as it is (read with
+    fsspec, as the import read it); None when there is no such file."""
+    if not source:
+        return None
+    if "://" in source:
+        return source
+    for candidate in (Path(source), Path(str(store)).parent / source):
         if candidate.exists():
-            return candidate
-    raise GameNotFound(f"game {gid} in {store}: its log file {source!r} is not available to replay")
+            return str(candidate)
+    return None
 
 
 def list_games(con: Any) -> Any:

@@ -12,6 +12,9 @@ inaccuracies, mistakes and blunders (``docs/analysis.md``). One idea per module:
 * :mod:`.seeds`: :func:`action_seed`, each action's search seed;
 * :mod:`.run`: :func:`review_game`, a whole game's actions fanned out as tasks (this process, local
   workers or a Dask cluster), the same review wherever they run.
+* :mod:`.collection`: :func:`~.collection.review_collection`, every stored game not yet reviewed, one
+  game per task, its rows stored in the store's ``analysis`` table as it comes back (imported from
+  there, not here: it reads and writes a store).
 
 >>> from brass_stats.analysis.review import margin_thresholds, thresholds
 >>> margin_thresholds(), thresholds(3)
