@@ -39,7 +39,7 @@ from brass_stats.analysis.review import (
     review_rows,
     thresholds,
 )
-from brass_stats.analysis.review.judge import CONFIRM_SAMPLES, END_SAMPLES, SAMPLES
+from brass_stats.analysis.review.judge import CONFIRM_SAMPLES, END_SAMPLES, SAMPLES, WIN_VP_PER_PLAYER
 from brass_stats.bots.search import SearchResult
 from brass_stats.bots.value import (
     default_final_vp_model,
@@ -241,7 +241,8 @@ def test_a_judged_action_reports_a_consistent_loss_label_and_best_action(reviewe
     more_best = [final_vp.predict(s) for s in positions_read(reviewer, before, best, drawn.later, False)]
     diffs += [margins(b)[seat] - margins(p)[seat] for p, b in zip(more_mine, more_best, strict=True)]
     assert review.loss is not None and review.loss_se is not None
-    assert review.loss == pytest.approx(max(0.0, statistics.fmean(diffs)))
+    # the loss is the first two samples' reading; the standard error is over every sample judged
+    assert review.loss == pytest.approx(max(0.0, statistics.fmean(diffs[:SAMPLES])))
     assert review.loss_se == pytest.approx(statistics.stdev(diffs) / math.sqrt(len(diffs)), abs=1e-9)
     # here every sample gives the same difference (63: the action played is the best; 59: it ends the
     # turn), so the loss is also the difference of the two values
@@ -252,13 +253,16 @@ def test_a_judged_action_reports_a_consistent_loss_label_and_best_action(reviewe
     assert (review.loss == 0.0) == (best == played)
     # the label: by the sure loss, the loss less its standard error and no more than a search of twice
     # the budget sees (asked exactly when that still makes a label: a game played by the rules, not played out)
-    sure = review.loss - review.loss_se
+    sure = statistics.fmean(diffs) - review.loss_se
     assert (review.deep_loss is not None) == (best != played and margin_label(sure) is not None)
     if review.deep_loss is not None:
         assert review.deep_loss >= 0.0
         sure = min(sure, review.deep_loss)
     assert review.sure_loss is not None and review.sure_loss == pytest.approx(max(0.0, sure))
-    assert review.label == margin_label(review.sure_loss)
+    # the label counts the sure loss and, before the last round, the chance of winning given away
+    assert review.win_loss is not None and review.label_loss is not None
+    assert review.label_loss == pytest.approx(review.sure_loss + WIN_VP_PER_PLAYER * n * review.win_loss)
+    assert review.label == margin_label(review.label_loss)
     # the compared actions: the one played first, the best of them in value; the win chart's loss and label
     assert review.compared[0][0] == pytest.approx(review.win_after)
     assert review.compared[0][1] == pytest.approx(review.vp_after)

@@ -44,12 +44,14 @@ MEASURE = (
 def labels_line() -> str:
     """The labels' thresholds and the accuracy formula, in one line (after :data:`MEASURE`)."""
     from ..analysis.review import margin_thresholds  # only pages of a review say it: it is loaded then
+    from ..analysis.review.judge import WIN_VP_PER_PLAYER
 
     a, b, c = margin_thresholds()
     return (
-        f"Labels, on the loss less its uncertainty: inaccuracy from {a:g} VP, mistake from {b:g}, blunder from "
-        f"{c:g}. Accuracy: lichess's formula with 1 VP of margin for 1 point (100: always the best move found; "
-        "a 10 VP loss scores 64)."
+        f"Labels count the loss the engine is sure of and, before the last round, the chance of winning given "
+        f"away (a whole win is worth {WIN_VP_PER_PLAYER:g} VP a player): inaccuracy from {a:g} VP, mistake from "
+        f"{b:g}, blunder from {c:g}. Accuracy counts the sure loss alone: lichess's formula with 1 VP of margin "
+        "for 1 point (100: always the best move found; a 10 VP loss scores 64)."
     )
 
 

@@ -62,6 +62,7 @@ ANALYSIS_SCHEMA = pa.schema(
         ("win_loss", pa.float64()),
         ("sure_loss", pa.float64()),
         ("deep_loss", pa.float64()),
+        ("label_loss", pa.float64()),
     ]
 )
 """The columns of the ``analysis`` table (see ``docs/storage-schema.md``)."""
@@ -77,7 +78,7 @@ def analysis_rows(
     """One row per reviewed action of game ``game_id``: ``actions`` are the review's actions as JSON (each an
     ``ActionReview.to_json()``: ``index``, ``seat``, ``judged``, ``win_after``, ``best``, ``best_action``,
     ``best_value``, ``played_value``, ``loss``, ``label``, ``vp_after``, ``loss_se``, ``win_loss``,
-    ``sure_loss``, ``deep_loss``), made
+    ``sure_loss``, ``deep_loss``, ``label_loss``), made
     with ``simulations`` per judged action and ``seed``; ``as_played``: the game was replayed as played.
 
     >>> a = {"index": 0, "seat": 1, "judged": False, "win_after": [0.4, 0.6]}
@@ -104,6 +105,7 @@ def analysis_rows(
             "win_loss": a.get("win_loss"),
             "sure_loss": a.get("sure_loss"),
             "deep_loss": a.get("deep_loss"),
+            "label_loss": a.get("label_loss"),
             "simulations": simulations,
             "seed": seed,
             "as_played": as_played,

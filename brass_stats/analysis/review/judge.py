@@ -46,9 +46,11 @@ PROPOSALS = 3
 SAMPLES = 2
 """Samples of the hidden cards per judgement (each action judged on the same samples)."""
 WIN_VP_PER_PLAYER = 50.0
-"""In the last round a move's value is the mover's margin plus its share of the win valued at this many
-VP per player (100 VP at two players, 200 at four): a move that throws the game away is a blunder even
-when it costs few VP (lichess's blunder, 15 points of win probability times 2/N, is then worth 15 VP)."""
+"""What a whole win is worth in VP, per player (100 VP at two players, 200 at four): in the last round a
+move's value is the mover's margin plus its share of the win at this rate, and before it a label also
+counts the win probability a move gave away at this rate, so that a move that throws the game away is a
+blunder even when it costs few VP (lichess's blunder, 15 points of win probability times 2/N, is then
+worth 15 VP)."""
 DEEP_FACTOR = 2
 """The second opinion's budget, in multiples of the review's (see :meth:`Reviewer.review`)."""
 CONFIRM_SAMPLES = 4
@@ -170,6 +172,10 @@ class Reviewer:
             sure = min(sure, deep_loss)
         win_mean = [mean_vector([w for w, _ in rs]) for rs in readings]
         vp_mean = [mean_vector([v for _, v in rs]) for rs in readings]
+        win_loss = max(0.0, max(w[seat] for w in win_mean) - win_mean[0][seat])
+        # a label says what the move cost: the sure loss and, before the last round (whose values already
+        # hold the win), the chance of winning it gave away, valued as in the last round
+        label_loss = max(0.0, sure) + (0.0 if final else WIN_VP_PER_PLAYER * n * win_loss)
         best_action = compared[best_i]
         return ActionReview(
             **self._common(index, seat, played, rules, readings[0]),
@@ -180,11 +186,12 @@ class Reviewer:
             played_value=mean_margin[0],
             loss=loss,
             loss_se=se,
-            label=margin_label(sure),
+            label=margin_label(label_loss),
+            label_loss=label_loss,
             deep_loss=deep_loss,
             sure_loss=max(0.0, sure),
-            win_loss=max(0.0, max(w[seat] for w in win_mean) - win_mean[0][seat]),
-            win_label=label(max(0.0, max(w[seat] for w in win_mean) - win_mean[0][seat]), n),
+            win_loss=win_loss,
+            win_label=label(win_loss, n),
             compared=tuple((w, v) for w, v in zip(win_mean, vp_mean, strict=True)),
             simulations=result.simulations,
             search_rank=search_rank,

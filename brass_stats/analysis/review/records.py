@@ -35,7 +35,7 @@ class ActionReview:
     # the last round plus its share of the win, valued at judge.WIN_VP_PER_PLAYER VP per player)
     played_value: float | None = None  # ... and after the action played
     loss: float | None = None  # VP of expected margin lost: best_value - played_value, never below 0
-    label: str | None = None  # "inaccuracy", "mistake", "blunder" or None: by sure_loss
+    label: str | None = None  # "inaccuracy", "mistake", "blunder" or None: by label_loss
     simulations: int = 0
     vp_after: tuple[float, ...] = ()  # each seat's expected final VP after the action
     loss_se: float | None = None  # the standard error of the sure loss's samples (loss: the first two only)
@@ -45,6 +45,8 @@ class ActionReview:
     # compared (the action played first, then the search's proposals), averaged over the samples
     search_rank: int | None = None  # the action played among the search's root actions (0: most visited)
     deep_loss: float | None = None  # the loss a search of twice the budget saw (asked before labelling)
+    label_loss: float | None = None  # what the label counts: sure_loss, and before the last round also
+    # win_loss valued at judge.WIN_VP_PER_PLAYER VP per player
     sure_loss: float | None = None  # the loss the engine is sure of, >= 0: the mean over all its samples
     # (the first two and, for a loss that would be labelled, four more) less loss_se, and at most deep_loss
 
