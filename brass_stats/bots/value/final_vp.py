@@ -21,33 +21,20 @@ True
 
 from __future__ import annotations
 
-import gzip
 from collections.abc import Sequence
 from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ...engine.state import GameState
+from .booster import BASE_PARAMS, BoosterModel
 from .features import FEATURE_NAMES, position_features
 
 SHIPPED_FINAL_VP = "final_vp.txt.gz"
 
-FINAL_VP_PARAMS: dict[str, Any] = {
-    "objective": "regression",  # squared error on each seat's final VP
-    "learning_rate": 0.1,
-    "num_leaves": 31,
-    "min_data_in_leaf": 200,
-    "feature_fraction": 0.9,
-    "lambda_l2": 1.0,
-    "deterministic": True,
-    "force_row_wise": True,
-    "num_threads": 1,
-    "seed": 0,
-    "verbosity": -1,
-}
+FINAL_VP_PARAMS: dict[str, Any] = {**BASE_PARAMS, "objective": "regression", "num_leaves": 31}
+"""Squared error on each seat's final VP."""
 FINAL_VP_ROUNDS = 200
 
 
@@ -61,36 +48,8 @@ def margins(vps: Sequence[float]) -> list[float]:
     return [v - (total - v) / (n - 1) for v in vps]
 
 
-class FinalVpModel:
+class FinalVpModel(BoosterModel):
     """Each seat's expected final VP from a position (a finished game: its VP)."""
-
-    def __init__(self, booster: Any) -> None:
-        names = tuple(booster.feature_name())
-        if names != FEATURE_NAMES:
-            raise ValueError(f"the model's features {names} are not this version's {FEATURE_NAMES}")
-        self.booster = booster
-
-    @classmethod
-    def from_text(cls, text: str) -> FinalVpModel:
-        import lightgbm  # imported on first use: it is slow to import
-
-        return cls(lightgbm.Booster(model_str=text))
-
-    @classmethod
-    def load(cls, path: str | Path) -> FinalVpModel:
-        """A model saved by :meth:`save` (gzip-compressed text when the name ends in ``.gz``)."""
-        p = Path(path)
-        raw = p.read_bytes()
-        return cls.from_text((gzip.decompress(raw) if p.suffix == ".gz" else raw).decode("utf-8"))
-
-    def save(self, path: str | Path) -> None:
-        text = self.booster.model_to_string().encode("utf-8")
-        p = Path(path)
-        p.write_bytes(gzip.compress(text, compresslevel=9, mtime=0) if p.suffix == ".gz" else text)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # sent to worker processes as its text (a booster holds a C handle)
-        return (FinalVpModel.from_text, (self.booster.model_to_string(),))
 
     def predict_rows(self, rows: np.ndarray, sizes: Sequence[int]) -> list[list[float]]:
         """Expected final VP for consecutive positions whose seats' rows are stacked in ``rows``."""
@@ -123,5 +82,4 @@ def train_final_vp(
 @cache
 def default_final_vp_model() -> FinalVpModel:
     """The shipped model, loaded once, on first use (never at ``import brass_stats``)."""
-    data = resources.files(__package__).joinpath(SHIPPED_FINAL_VP).read_bytes()
-    return FinalVpModel.from_text(gzip.decompress(data).decode("utf-8"))
+    return FinalVpModel.shipped(__package__, SHIPPED_FINAL_VP)

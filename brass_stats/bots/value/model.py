@@ -8,23 +8,20 @@ module, rebuilt from scratch by ``brass-stats winprob train`` (see ``docs/analys
 
 from __future__ import annotations
 
-import gzip
 from collections.abc import Sequence
 from functools import cache
-from importlib import resources
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from ...engine.scoring import win_shares
 from ...engine.state import GameState
-from .features import FEATURE_NAMES, position_features
+from .booster import BoosterModel
+from .features import position_features
 
 SHIPPED = "model.txt.gz"
 
 
-class WinProbabilityModel:
+class WinProbabilityModel(BoosterModel):
     """Each seat's probability of winning a position (ties shared), summing to 1.
 
     >>> import brass_stats as bs
@@ -34,31 +31,6 @@ class WinProbabilityModel:
     >>> len(p), round(sum(p), 9)
     (2, 1.0)
     """
-
-    def __init__(self, booster: Any) -> None:
-        names = tuple(booster.feature_name())
-        if names != FEATURE_NAMES:
-            raise ValueError(f"the model's features {names} are not this version's {FEATURE_NAMES}")
-        self.booster = booster
-
-    @classmethod
-    def from_text(cls, text: str) -> WinProbabilityModel:
-        import lightgbm  # imported on first use: it is slow to import
-
-        return cls(lightgbm.Booster(model_str=text))
-
-    @classmethod
-    def load(cls, path: str | Path) -> WinProbabilityModel:
-        """A model saved by :meth:`save` (gzip-compressed text when the name ends in ``.gz``)."""
-        p = Path(path)
-        raw = p.read_bytes()
-        return cls.from_text((gzip.decompress(raw) if p.suffix == ".gz" else raw).decode("utf-8"))
-
-    def save(self, path: str | Path) -> None:
-        text = self.booster.model_to_string().encode("utf-8")
-        p = Path(path)
-        # mtime=0: the same model gives the same bytes
-        p.write_bytes(gzip.compress(text, compresslevel=9, mtime=0) if p.suffix == ".gz" else text)
 
     def seat_scores(self, rows: np.ndarray) -> np.ndarray:
         """The booster's per-seat probability-like scores for feature rows (no normalisation)."""
@@ -91,5 +63,4 @@ class WinProbabilityModel:
 @cache
 def default_model() -> WinProbabilityModel:
     """The shipped model, loaded once, on first use (never at ``import brass_stats``)."""
-    data = resources.files(__package__).joinpath(SHIPPED).read_bytes()
-    return WinProbabilityModel.from_text(gzip.decompress(data).decode("utf-8"))
+    return WinProbabilityModel.shipped(__package__, SHIPPED)

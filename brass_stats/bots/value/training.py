@@ -24,25 +24,15 @@ from ...errors import BrassError
 from ...log.format import GameLog
 from ...replay import replay
 from ..selfplay import game_path, generate
+from .booster import BASE_PARAMS
 from .features import FEATURE_NAMES, position_features
 from .final_vp import FinalVpModel, margins, train_final_vp
 from .model import WinProbabilityModel
 
 EDITIONS = ("birmingham", "lancashire")
 PLAYER_COUNTS = (2, 3, 4)
-PARAMS: dict[str, Any] = {
-    "objective": "cross_entropy",  # labels are win shares in [0, 1] (ties shared)
-    "learning_rate": 0.1,
-    "num_leaves": 15,
-    "min_data_in_leaf": 200,
-    "feature_fraction": 0.9,
-    "lambda_l2": 1.0,
-    "deterministic": True,
-    "force_row_wise": True,
-    "num_threads": 1,
-    "seed": 0,
-    "verbosity": -1,
-}
+PARAMS: dict[str, Any] = {**BASE_PARAMS, "objective": "cross_entropy", "num_leaves": 15}
+"""The win model's settings: cross-entropy, as the labels are win shares in [0, 1] (ties shared)."""
 ROUNDS = 150
 
 
