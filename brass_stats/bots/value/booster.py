@@ -63,6 +63,16 @@ class BoosterModel:
         # mtime=0: the same model gives the same bytes
         p.write_bytes(gzip.compress(text, compresslevel=9, mtime=0) if p.suffix == ".gz" else text)
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # sent to worker processes as its text (a booster holds a C handle)
-        return (type(self).from_text, (self.booster.model_to_string(),))
+    def __getstate__(self) -> dict[str, Any]:
+        # sent to worker processes with the booster as its text (a booster holds a C handle)
+        state = dict(self.__dict__)
+        if "booster" in state:
+            state["booster"] = state["booster"].model_to_string()
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        if "booster" in state:
+            import lightgbm
+
+            state = {**state, "booster": lightgbm.Booster(model_str=state["booster"])}
+        self.__dict__.update(state)
