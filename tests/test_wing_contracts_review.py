@@ -261,7 +261,11 @@ def test_a_judged_action_reports_a_consistent_loss_label_and_best_action(reviewe
     assert review.sure_loss is not None and review.sure_loss == pytest.approx(max(0.0, sure))
     # the label counts the sure loss and, before the last round, the chance of winning given away
     assert review.win_loss is not None and review.label_loss is not None
-    assert review.label_loss == pytest.approx(review.sure_loss + WIN_VP_PER_PLAYER * n * review.win_loss)
+    counted = review.sure_loss + WIN_VP_PER_PLAYER * n * review.win_loss
+    if margin_label(counted) == margin_label(review.sure_loss):
+        assert review.label_loss == pytest.approx(counted)
+    else:  # the chance of winning raises the label: a deeper search may lower it, never below the sure loss
+        assert review.sure_loss - 1e-9 <= review.label_loss <= counted + 1e-9
     assert review.label == margin_label(review.label_loss)
     # the compared actions: the one played first, the best of them in value; the win chart's loss and label
     assert review.compared[0][0] == pytest.approx(review.win_after)

@@ -104,11 +104,20 @@ class Reviewer:
         # the second opinion on an action about to be labelled: a search of twice the budget whose leaves
         # are the expected final VP, so that its values are in the judge's units
         self.deep = SearchBot(simulations=DEEP_FACTOR * simulations, leaf=self.final_vp.predict, greedy=self.greedy)
+        # ... and on a chance of winning given away: the same search, each seat valuing its expected VP plus
+        # its chance of winning at the label's rate
+        self.deep_win = SearchBot(simulations=DEEP_FACTOR * simulations, leaf=self._stake_leaf, greedy=self.greedy)
         self.simulations = simulations
         self.seed = seed
 
     def _leaf(self, state: GameState) -> tuple[float, ...]:
         return tuple(self.model.predict(state))
+
+    def _stake_leaf(self, state: GameState) -> tuple[float, ...]:
+        stake = WIN_VP_PER_PLAYER * state.num_players
+        return tuple(
+            v + stake * w for v, w in zip(self.final_vp.predict(state), self.model.predict(state), strict=True)
+        )
 
     def review(self, index: int) -> ActionReview:
         r = self.replay
@@ -144,6 +153,7 @@ class Reviewer:
         best_i = max(range(len(compared)), key=lambda i: (mean_margin[i], -i))  # ties: the action played
         diffs = [b - p for b, p in zip(margin[best_i], margin[0], strict=True)]
         loss = max(0.0, mean_margin[best_i] - mean_margin[0])
+        played_out = final  # whether the sure loss was measured on games played out (so it holds the win)
         if best_i and margin_label(loss) is not None and not final:
             # a label is only given when the loss holds: judged again on more samples of the hidden cards,
             # and in the round before the last by playing the game out (a plan for the last turns, such
@@ -157,6 +167,7 @@ class Reviewer:
                 for p, b in zip(extra[0], extra[1], strict=True)
             ]
             diffs = again if late else diffs + again
+            played_out = late
         se = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
         sure = statistics.fmean(diffs) - se
         deep_loss = None
@@ -173,9 +184,17 @@ class Reviewer:
         win_mean = [mean_vector([w for w, _ in rs]) for rs in readings]
         vp_mean = [mean_vector([v for _, v in rs]) for rs in readings]
         win_loss = max(0.0, max(w[seat] for w in win_mean) - win_mean[0][seat])
-        # a label says what the move cost: the sure loss and, before the last round (whose values already
-        # hold the win), the chance of winning it gave away, valued as in the last round
-        label_loss = max(0.0, sure) + (0.0 if final else WIN_VP_PER_PLAYER * n * win_loss)
+        # a label says what the move cost: the sure loss and, unless it was measured on games played out
+        # (which hold the win), the chance of winning the move gave away, valued as in the last round
+        label_loss = max(0.0, sure) + (0.0 if played_out else WIN_VP_PER_PLAYER * n * win_loss)
+        if margin_label(label_loss) != margin_label(max(0.0, sure)) and not departs:
+            # the chance of winning raises the label: a deeper search must see that loss too
+            deep = self.deep_win.analyse(before, legal, rng, force=[played, compared[best_i]])
+            mine_deep, best_deep = deep.stats_of(played), deep.stats_of(compared[best_i])
+            seen = 0.0
+            if mine_deep is not None and best_deep is not None and mine_deep.value and best_deep.value:
+                seen = best_deep.value[seat] - mine_deep.value[seat]
+            label_loss = max(max(0.0, sure), min(label_loss, seen))
         best_action = compared[best_i]
         return ActionReview(
             **self._common(index, seat, played, rules, readings[0]),

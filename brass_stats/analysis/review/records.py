@@ -45,8 +45,9 @@ class ActionReview:
     # compared (the action played first, then the search's proposals), averaged over the samples
     search_rank: int | None = None  # the action played among the search's root actions (0: most visited)
     deep_loss: float | None = None  # the loss a search of twice the budget saw (asked before labelling)
-    label_loss: float | None = None  # what the label counts: sure_loss, and before the last round also
-    # win_loss valued at judge.WIN_VP_PER_PLAYER VP per player
+    label_loss: float | None = None  # what the label counts: sure_loss and, unless that was measured on
+    # games played out (the last rounds), win_loss valued at judge.WIN_VP_PER_PLAYER VP per player, at
+    # most what a deeper search sees when that raises the label (docs/analysis.md)
     sure_loss: float | None = None  # the loss the engine is sure of, >= 0: the mean over all its samples
     # (the first two and, for a loss that would be labelled, four more) less loss_se, and at most deep_loss
 
