@@ -1,13 +1,17 @@
 """The judge: one action of a game reviewed from its mover's point of view.
 
-:class:`Reviewer` replays the game once and then, for any action:
+:class:`Reviewer` replays the game once and then, for any action (``docs/analysis.md`` defines each
+figure):
 
-- each player's win probability after the action (the win-probability model, public facts only);
+- the engine's opinion after it: each player's win probability and expected final VP after the action
+  and the rest of the mover's turn, over samples of the cards the mover cannot see (in the last round,
+  the game played out by the turn planner);
 - for the player who moved, unless the action was forced (one legal action): a search from that
   player's information set (:class:`~brass_stats.bots.search.SearchBot`, the hidden cards sampled
-  from what the mover could know, never read) with the played action forced into the candidates;
-  the mover's win probability after the best action found and after the action played
-  (:meth:`Reviewer.judge`), the loss, and a label (:mod:`.judgement`).
+  from what the mover could know, never read) with the played action forced into the candidates; the
+  mover's expected margin after the best action found and after the action played
+  (:meth:`Reviewer.judge`), the loss in VP, the loss the engine is sure of (more samples, a deeper
+  search) and a label (:mod:`.judgement`).
 
 Each action's search and samples come from its own seed (:func:`.seeds.action_seed`), so an action's
 judgement does not depend on which other actions the same reviewer judged before.
