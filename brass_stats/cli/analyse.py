@@ -86,8 +86,8 @@ def analyse_command(
     know), labelled inaccuracy, mistake or blunder; each player's accuracy.
 
     The loss is in VP of expected final margin (the mover's expected VP minus its opponents' mean) lost
-    against the best move found, ± its standard error; labels from 4, 8 and 15 VP (on the loss less its
-    standard error).
+    against the best move found, ± its standard error; labels from 4, 8 and 15 VP of the loss the engine
+    is sure of, with the chance of winning a move gave away (a whole win: 50 VP a player).
 
     The table numbers actions from 1 (action N is index N-1 in CSV and JSON); the better action is shown
     for labelled actions. CSV: one line per action, each seat's win probability in win_after_SEAT and
