@@ -27,6 +27,7 @@ On Dask the arguments are scattered to every worker once.
 from __future__ import annotations
 
 import itertools
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -39,24 +40,27 @@ class WorkerLost(Exception):
     """The process running a task died (killed, out of memory, a crash in a C library)."""
 
 
-class Pool:
-    """Where tasks run; see the module docstring. A context manager that closes the pool."""
+class Pool(ABC):
+    """Where tasks run; see the module docstring. A context manager that closes the pool.
 
+    A pool implements :meth:`submit`, :meth:`wait_first`, :meth:`result` and :meth:`isolated`; the rest is
+    built on them."""
+
+    @abstractmethod
     def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Start ``fn(*args)``; returns a handle for :meth:`wait_first` and :meth:`result`."""
-        raise NotImplementedError
 
+    @abstractmethod
     def wait_first(self, pending: set[Any]) -> tuple[set[Any], set[Any]]:
         """(done, not done): waits until at least one of ``pending`` is done."""
-        raise NotImplementedError
 
+    @abstractmethod
     def result(self, handle: Any) -> Any:
         """The task's value; raises its exception, or :class:`WorkerLost` when its process died."""
-        raise NotImplementedError
 
+    @abstractmethod
     def isolated(self, fn: Callable[..., R], *args: Any) -> R:
         """``fn(*args)`` in a worker process of its own, waited for; :class:`WorkerLost` if it dies too."""
-        raise NotImplementedError
 
     def workers(self) -> int:
         """How many tasks run at once."""
@@ -66,8 +70,8 @@ class Pool:
         """How many tasks to keep submitted: ``per_worker`` per worker (one at a time in this process)."""
         return per_worker * self.workers()
 
-    def close(self) -> None:
-        pass
+    def close(self) -> None:  # noqa: B027 (a pool with nothing to release keeps this one)
+        """Release the workers (nothing to release in this process)."""
 
     def map(self, fn: Callable[..., R], calls: Iterable[tuple[Any, ...]]) -> list[R]:
         """``fn(*args)`` for each ``args``, all submitted at once, waited for; results in the order of ``calls``."""
