@@ -198,7 +198,7 @@ def test_report_from_the_database_draws_the_boards(db: Path, tmp_path: Path) -> 
 
 def test_report_renders_in_headless_chromium(logs: dict[str, Path], tmp_path: Path) -> None:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    assert chromium, "Chromium is installed by tests/run.sh (apt-get install chromium)"
+    assert chromium, "Chromium is installed by tests/setup.sh (apt-get install chromium)"
     out = tmp_path / "report.html"
     _cli("report", str(logs["wq9gs6-2p"]), "--out", str(out))
     shot = tmp_path / "shot.png"

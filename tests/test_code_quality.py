@@ -40,7 +40,7 @@ def _readme_test_command() -> str:
 
 def test_ci_runs_exactly_the_readme_test_command() -> None:
     ci = [ln for ln in (ROOT / ".ci" / "run").read_text("utf-8").splitlines() if ln and not ln.startswith("#")]
-    assert ci[-1] == _readme_test_command() == "bash tests/run.sh"
+    assert ci[-1] == _readme_test_command() == "bash tests/setup.sh && python3 -m pytest -n auto"
 
 
 def test_the_test_command_installs_chromium_when_it_is_missing(tmp_path: Path) -> None:
@@ -52,15 +52,15 @@ def test_the_test_command_installs_chromium_when_it_is_missing(tmp_path: Path) -
         if found := shutil.which(tool):
             (bindir / tool).symlink_to(found)
     res = subprocess.run(
-        ["bash", str(ROOT / "tests" / "run.sh")],
+        ["bash", str(ROOT / "tests" / "setup.sh")],
         env={"PATH": str(bindir)},
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert res.returncode == 2 and "need Chromium" in res.stderr
-    script = (ROOT / "tests" / "run.sh").read_text("utf-8")
-    assert "apt-get install -y -qq chromium" in script and "python3 -m pytest -n auto" in script
+    script = (ROOT / "tests" / "setup.sh").read_text("utf-8")
+    assert "apt-get install -y -qq chromium" in script and "pip install -q -e '.[dev]'" in script
 
 
 def _module_name(path: Path) -> str:

@@ -271,7 +271,7 @@ def test_report_fits_the_page_in_headless_chromium(game4: Path, tmp_path: Path) 
     from playwright.sync_api import sync_playwright
 
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    assert chromium, "Chromium is installed by tests/run.sh (apt-get install chromium)"
+    assert chromium, "Chromium is installed by tests/setup.sh (apt-get install chromium)"
     names = ["Zoë Ångström-Weißmüller (très long nom)", "AI-1（jsb-v20260910）", "Łukasz Żółć", "Ann"]
     log = _renamed(game4, names, tmp_path / "gm7vza-4p.json")
     out = tmp_path / "report.html"

@@ -1,6 +1,6 @@
 """The replay viewer (issue 13), driven in headless Chromium through Playwright.
 
-Debian's ``/usr/bin/chromium`` (installed by tests/run.sh) is the browser; Playwright never downloads one.
+Debian's ``/usr/bin/chromium`` (installed by tests/setup.sh) is the browser; Playwright never downloads one.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ SHOTS = Path(os.environ.get("BRASS_SCREENSHOTS") or Path(tempfile.gettempdir()) 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    assert Path(chromium).exists(), "Chromium is installed by tests/run.sh (apt-get install chromium)"
+    assert Path(chromium).exists(), "Chromium is installed by tests/setup.sh (apt-get install chromium)"
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
         yield b
