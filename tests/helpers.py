@@ -7,15 +7,17 @@ feed the positions to the real engine through :func:`brass_stats.engine.apply_ac
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 import pytest
 
 from brass_stats.engine import STRICT, Action, GameState, Pass, SeededChance, apply_action, new_game
-from brass_stats.engine.policy import ChoicePolicy
+from brass_stats.engine.policy import AS_PLAYED, ChoicePolicy
 from brass_stats.engine.setup import tile_face
 from brass_stats.engine.state import MerchantSpace, Tile
 from brass_stats.errors import IllegalAction
+from brass_stats.log.format import GameLog
 
 NAMES = ("Ann", "Bob", "Cid", "Dee")
 FACES = {
@@ -178,3 +180,16 @@ def last_round(state: GameState, cards_each: int = 1) -> GameState:
     if state.era == "canal" and state.era_round == 1:
         two_actions(state)
     return state
+
+
+def sampled_states(path: str | Path, every: int, final: bool = False) -> Iterator[GameState]:
+    """Every ``every``-th position of the game at ``path`` (as played), where a player is to move; with
+    ``final``, the finished game last."""
+    log = GameLog.load(path)
+    state = new_game(list(log.players), log.chance_source(), log.rules(), log.options)
+    for i, action in enumerate(log.actions):
+        if i % every == 0:
+            yield state
+        state, _ = apply_action(state, action, AS_PLAYED)
+    if final:
+        yield state

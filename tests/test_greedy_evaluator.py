@@ -11,10 +11,10 @@ change in the order of a float sum would show). The bot's own choices are pinned
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import sampled_states
 
 from brass_stats.bots.greedy import (
     DEFAULT_WEIGHTS,
@@ -31,11 +31,7 @@ from brass_stats.bots.greedy.bot import _cards_key
 from brass_stats.engine.actions import Action
 from brass_stats.engine.connectivity import distances_from
 from brass_stats.engine.legal import legal_actions
-from brass_stats.engine.policy import AS_PLAYED
-from brass_stats.engine.setup import new_game
-from brass_stats.engine.state import GameState
 from brass_stats.engine.turn import apply_action
-from brass_stats.log.format import GameLog
 
 REPLAYS = Path(__file__).parents[1] / "replays"
 GAMES = (
@@ -51,20 +47,10 @@ GAMES = (
 ODD_WEIGHTS = Weights(carry=1.3, link_growth=0.37, reach=0.29, develop=1.7, opponents=0.4, crowding=0.61)
 
 
-def sampled_states(name: str, every: int) -> Iterator[GameState]:
-    log = GameLog.load(REPLAYS / name)
-    state = new_game(list(log.players), log.chance_source(), log.rules(), log.options)
-    for i, action in enumerate(log.actions):
-        if i % every == 0:
-            yield state
-        state, _ = apply_action(state, action, AS_PLAYED)
-    yield state  # the game is over
-
-
 @pytest.mark.parametrize("name", GAMES)
 def test_evaluator_equals_evaluate_on_every_compared_state(name: str) -> None:
     checked = reused = 0
-    for state in sampled_states(name, every=9):
+    for state in sampled_states(REPLAYS / name, every=9, final=True):
         if state.game_over:
             after_states = [state]
         else:
@@ -87,7 +73,7 @@ def test_the_value_of_every_group_is_the_value_of_its_result(name: str) -> None:
     """board_values() applies one Develop per set of iron sources, one Network per set of coal and beer
     sources, and scores the others from it."""
     develops = networks = 0
-    for state in sampled_states(name, every=5):
+    for state in sampled_states(REPLAYS / name, every=5, final=True):
         if state.game_over:
             continue
         seat = state.current_player
@@ -104,7 +90,7 @@ def test_the_value_of_every_group_is_the_value_of_its_result(name: str) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_link_components_are_the_engines_connectivity(name: str) -> None:
-    for state in sampled_states(name, every=10):
+    for state in sampled_states(REPLAYS / name, every=10, final=True):
         linked = [state.rules.links[lid].connects for lid in state.links]
         component = _components(linked) if linked else {}
         places = sorted({loc for ends in linked for loc in ends} | {ref.split(":", 1)[0] for ref in state.tiles})
@@ -136,7 +122,7 @@ def _canonical(facts: BoardFacts) -> tuple[object, ...]:
 @pytest.mark.parametrize("name", GAMES)
 def test_derived_board_facts_equal_facts_made_from_scratch(name: str) -> None:
     derived = 0
-    for state in sampled_states(name, every=11):
+    for state in sampled_states(REPLAYS / name, every=11, final=True):
         if state.game_over:
             continue
         for v in group_by_board(legal_actions(state)).values():
@@ -153,7 +139,7 @@ def test_derived_board_facts_equal_facts_made_from_scratch(name: str) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_cards_key_is_equal_exactly_when_the_cards_are(name: str) -> None:
-    for state in sampled_states(name, every=20):
+    for state in sampled_states(REPLAYS / name, every=20, final=True):
         acts = [] if state.game_over else legal_actions(state)
         by_class: dict[type, list[Action]] = {}
         for a in acts:

@@ -9,20 +9,16 @@ replayed and sampled.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import sampled_states
 
 from brass_stats.bots.greedy import GreedyBot, Weights, board_key, cap_sells, group_by_board
 from brass_stats.bots.search.candidates import rank
 from brass_stats.engine.actions import Action, Loan, Scout, Sell
 from brass_stats.engine.legal import legal_actions
-from brass_stats.engine.policy import AS_PLAYED
-from brass_stats.engine.setup import new_game
 from brass_stats.engine.state import GameState
-from brass_stats.engine.turn import apply_action
-from brass_stats.log.format import GameLog
 
 REPLAYS = Path(__file__).parents[1] / "replays"
 GAMES = (
@@ -32,16 +28,6 @@ GAMES = (
     "lancashire/game-5004-00001.json",
     "real/gm7vza-4p.json",
 )
-
-
-def sampled_states(name: str, every: int) -> Iterator[GameState]:
-    """Every ``every``-th position of a sample game where a player is to move."""
-    log = GameLog.load(REPLAYS / name)
-    state = new_game(list(log.players), log.chance_source(), log.rules(), log.options)
-    for i, action in enumerate(log.actions):
-        if i % every == 0:
-            yield state
-        state, _ = apply_action(state, action, AS_PLAYED)
 
 
 def _reference_key(a: Action) -> object:
@@ -56,7 +42,7 @@ def _reference_key(a: Action) -> object:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_board_key_groups_like_blanking_the_cards(name: str) -> None:
-    for state in sampled_states(name, every=15):
+    for state in sampled_states(REPLAYS / name, every=15):
         acts = legal_actions(state)
         reference: dict[object, list[Action]] = {}
         for a in acts:
@@ -80,7 +66,7 @@ def _merit(state: GameState, a: Sell) -> tuple[int, int]:
 def test_cap_sells_keeps_the_sells_that_flip_most_then_score_most() -> None:
     checked = 0
     for name in GAMES:
-        for state in sampled_states(name, every=3):
+        for state in sampled_states(REPLAYS / name, every=3):
             groups = group_by_board(legal_actions(state))
             sells = [v[0] for v in groups.values() if isinstance(v[0], Sell)]
             if len(sells) < 4:
@@ -106,7 +92,7 @@ def test_cap_sells_keeps_the_sells_that_flip_most_then_score_most() -> None:
 @pytest.mark.parametrize("name", GAMES[:3])
 def test_the_search_ranks_one_candidate_per_capped_group(name: str) -> None:
     greedy = GreedyBot(Weights(sell_cap=3))
-    for state in sampled_states(name, every=25):
+    for state in sampled_states(REPLAYS / name, every=25):
         legal = legal_actions(state)
         groups = cap_sells(state, group_by_board(legal), 3)
         if len(groups) < 2:
