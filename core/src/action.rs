@@ -1,0 +1,575 @@
+//! Mirrors `brass_stats.engine.actions`: one value per action type, every choice stated.
+//!
+//! The core only ever holds fully stated actions (those `legal_actions` lists); their codec is the
+//! log format's JSON objects (docs/log-format.md), read and written with the rules' names.
+
+use crate::rules::{Card, Ind, LinkId, Loc, Rules, SlotId};
+use arrayvec::ArrayVec;
+use serde_json::{json, Map, Value};
+
+/// Where a cube or barrel comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Src {
+    /// a tile on the board
+    Tile(SlotId),
+    /// the coal or iron market (or the general supply)
+    Market,
+    /// the barrel beside the merchant tile sold to
+    Merchant,
+}
+
+pub type Srcs = ArrayVec<Src, 4>;
+
+/// Who buys in a sale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Buyer {
+    /// a merchant location (Birmingham)
+    Merchant(Loc),
+    /// a Port tile (Lancashire)
+    Port(SlotId),
+    /// the Distant Cotton Market (Lancashire)
+    DistantMarket,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Sale {
+    pub tile: SlotId,
+    pub buyer: Buyer,
+    pub merchant_space: Option<u8>,
+    pub beer: Option<Srcs>,
+    pub bonus_develop: Option<Ind>,
+}
+
+/// A card slot of an action with its card left out (board keys: see `greedy::grouping`).
+pub const NO_CARD: Card = Card::MAX;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    Build {
+        player: u8,
+        card: Card,
+        industry: Ind,
+        slot: SlotId,
+        coal: Option<Srcs>,
+        iron: Option<Srcs>,
+        second_card: Option<Card>,
+    },
+    Network {
+        player: u8,
+        card: Card,
+        links: ArrayVec<LinkId, 2>,
+        coal: Option<Srcs>,
+        beer: Option<Src>,
+    },
+    Develop {
+        player: u8,
+        card: Card,
+        industries: ArrayVec<Ind, 2>,
+        iron: Option<Srcs>,
+    },
+    Sell {
+        player: u8,
+        card: Card,
+        sales: Vec<Sale>,
+    },
+    Loan {
+        player: u8,
+        card: Card,
+        amount: Option<i32>,
+    },
+    Scout {
+        player: u8,
+        discards: [Card; 3],
+    },
+    Pass {
+        player: u8,
+        card: Card,
+    },
+    Shortfall {
+        player: u8,
+        tiles: Vec<SlotId>,
+    },
+}
+
+/// The action types in the order `legal_actions` lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    Pass,
+    Build,
+    Network,
+    Develop,
+    Sell,
+    Loan,
+    Scout,
+    Shortfall,
+}
+
+impl Action {
+    pub fn player(&self) -> u8 {
+        match self {
+            Action::Build { player, .. }
+            | Action::Network { player, .. }
+            | Action::Develop { player, .. }
+            | Action::Sell { player, .. }
+            | Action::Loan { player, .. }
+            | Action::Scout { player, .. }
+            | Action::Pass { player, .. }
+            | Action::Shortfall { player, .. } => *player,
+        }
+    }
+
+    pub fn kind(&self) -> Kind {
+        match self {
+            Action::Build { .. } => Kind::Build,
+            Action::Network { .. } => Kind::Network,
+            Action::Develop { .. } => Kind::Develop,
+            Action::Sell { .. } => Kind::Sell,
+            Action::Loan { .. } => Kind::Loan,
+            Action::Scout { .. } => Kind::Scout,
+            Action::Pass { .. } => Kind::Pass,
+            Action::Shortfall { .. } => Kind::Shortfall,
+        }
+    }
+
+    /// The cards the action discards, in order.
+    pub fn cards(&self) -> ArrayVec<Card, 3> {
+        let mut out = ArrayVec::new();
+        match self {
+            Action::Build {
+                card, second_card, ..
+            } => {
+                out.push(*card);
+                if let Some(c) = second_card {
+                    out.push(*c);
+                }
+            }
+            Action::Scout { discards, .. } => out.extend(discards.iter().copied()),
+            Action::Shortfall { .. } => {}
+            Action::Network { card, .. }
+            | Action::Develop { card, .. }
+            | Action::Sell { card, .. }
+            | Action::Loan { card, .. }
+            | Action::Pass { card, .. } => out.push(*card),
+        }
+        out
+    }
+
+    /// `board_key`: the action with its card(s) left out (but not how many); every Scout shares one.
+    pub fn board_key(&self) -> Action {
+        let mut key = self.clone();
+        match &mut key {
+            Action::Build {
+                card, second_card, ..
+            } => {
+                *card = NO_CARD;
+                if second_card.is_some() {
+                    *second_card = Some(NO_CARD);
+                }
+            }
+            Action::Scout { player, discards } => {
+                *player = 0;
+                *discards = [NO_CARD; 3];
+            }
+            Action::Network { card, .. }
+            | Action::Develop { card, .. }
+            | Action::Sell { card, .. }
+            | Action::Loan { card, .. }
+            | Action::Pass { card, .. } => *card = NO_CARD,
+            Action::Shortfall { .. } => {}
+        }
+        key
+    }
+}
+
+// -- the log format's JSON objects -------------------------------------------------------------
+
+fn src_json(rules: &Rules, s: Src) -> Value {
+    match s {
+        Src::Tile(slot) => Value::String(rules.slots[slot as usize].reference.clone()),
+        Src::Market => Value::String("market".into()),
+        Src::Merchant => Value::String("merchant".into()),
+    }
+}
+
+fn srcs_json(rules: &Rules, s: &Srcs) -> Value {
+    Value::Array(s.iter().map(|&x| src_json(rules, x)).collect())
+}
+
+fn card_json(rules: &Rules, c: Card) -> Value {
+    Value::String(rules.cards[c as usize].code.clone())
+}
+
+/// The action as a log-format JSON object (the reference's `Action.to_json()`).
+pub fn to_json(rules: &Rules, a: &Action) -> Value {
+    let mut m = Map::new();
+    let put = |m: &mut Map<String, Value>, k: &str, v: Value| {
+        m.insert(k.to_string(), v);
+    };
+    match a {
+        Action::Build {
+            player,
+            card,
+            industry,
+            slot,
+            coal,
+            iron,
+            second_card,
+        } => {
+            let s = &rules.slots[*slot as usize];
+            put(&mut m, "type", json!("build"));
+            put(&mut m, "player", json!(player));
+            put(&mut m, "card", card_json(rules, *card));
+            put(
+                &mut m,
+                "industry",
+                json!(rules.industries[*industry as usize]),
+            );
+            put(
+                &mut m,
+                "location",
+                json!(rules.locations[s.location as usize].id),
+            );
+            put(&mut m, "slot", json!(s.index));
+            if let Some(c) = coal {
+                put(&mut m, "coal", srcs_json(rules, c));
+            }
+            if let Some(i) = iron {
+                put(&mut m, "iron", srcs_json(rules, i));
+            }
+            if let Some(c) = second_card {
+                put(&mut m, "second_card", card_json(rules, *c));
+            }
+        }
+        Action::Network {
+            player,
+            card,
+            links,
+            coal,
+            beer,
+        } => {
+            put(&mut m, "type", json!("network"));
+            put(&mut m, "player", json!(player));
+            put(&mut m, "card", card_json(rules, *card));
+            put(
+                &mut m,
+                "links",
+                Value::Array(
+                    links
+                        .iter()
+                        .map(|&l| json!(rules.links[l as usize].id))
+                        .collect(),
+                ),
+            );
+            if let Some(c) = coal {
+                put(&mut m, "coal", srcs_json(rules, c));
+            }
+            if let Some(b) = beer {
+                put(&mut m, "beer", src_json(rules, *b));
+            }
+        }
+        Action::Develop {
+            player,
+            card,
+            industries,
+            iron,
+        } => {
+            put(&mut m, "type", json!("develop"));
+            put(&mut m, "player", json!(player));
+            put(&mut m, "card", card_json(rules, *card));
+            put(
+                &mut m,
+                "industries",
+                Value::Array(
+                    industries
+                        .iter()
+                        .map(|&i| json!(rules.industries[i as usize]))
+                        .collect(),
+                ),
+            );
+            if let Some(i) = iron {
+                put(&mut m, "iron", srcs_json(rules, i));
+            }
+        }
+        Action::Sell {
+            player,
+            card,
+            sales,
+        } => {
+            put(&mut m, "type", json!("sell"));
+            put(&mut m, "player", json!(player));
+            put(&mut m, "card", card_json(rules, *card));
+            let list = sales
+                .iter()
+                .map(|s| {
+                    let mut o = Map::new();
+                    o.insert("tile".into(), json!(rules.slots[s.tile as usize].reference));
+                    let buyer = match s.buyer {
+                        Buyer::Merchant(loc) => rules.locations[loc as usize].id.clone(),
+                        Buyer::Port(slot) => rules.slots[slot as usize].reference.clone(),
+                        Buyer::DistantMarket => "distant_market".into(),
+                    };
+                    o.insert("merchant".into(), Value::String(buyer));
+                    if let Some(i) = s.merchant_space {
+                        o.insert("merchant_space".into(), json!(i));
+                    }
+                    if let Some(b) = &s.beer {
+                        o.insert("beer".into(), srcs_json(rules, b));
+                    }
+                    if let Some(d) = s.bonus_develop {
+                        o.insert("bonus_develop".into(), json!(rules.industries[d as usize]));
+                    }
+                    Value::Object(o)
+                })
+                .collect();
+            put(&mut m, "sales", Value::Array(list));
+        }
+        Action::Loan {
+            player,
+            card,
+            amount,
+        } => {
+            put(&mut m, "type", json!("loan"));
+            put(&mut m, "player", json!(player));
+            put(&mut m, "card", card_json(rules, *card));
+            if let Some(x) = amount {
+                put(&mut m, "amount", json!(x));
+            }
+        }
+        Action::Scout { player, discards } => {
+            put(&mut m, "type", json!("scout"));
+            put(&mut m, "player", json!(player));
+            put(
+                &mut m,
+                "discards",
+                Value::Array(discards.iter().map(|&c| card_json(rules, c)).collect()),
+            );
+        }
+        Action::Pass { player, card } => {
+            put(&mut m, "type", json!("pass"));
+            put(&mut m, "player", json!(player));
+            put(&mut m, "card", card_json(rules, *card));
+        }
+        Action::Shortfall { player, tiles } => {
+            put(&mut m, "type", json!("shortfall"));
+            put(&mut m, "player", json!(player));
+            put(
+                &mut m,
+                "tiles",
+                Value::Array(
+                    tiles
+                        .iter()
+                        .map(|&t| json!(rules.slots[t as usize].reference))
+                        .collect(),
+                ),
+            );
+        }
+    }
+    Value::Object(m)
+}
+
+fn field<'a>(o: &'a Map<String, Value>, k: &str) -> Result<&'a Value, String> {
+    o.get(k).ok_or_else(|| format!("the action has no {k:?}"))
+}
+
+fn text<'a>(v: &'a Value, what: &str) -> Result<&'a str, String> {
+    v.as_str().ok_or_else(|| format!("{what} must be a string"))
+}
+
+fn card_of(rules: &Rules, v: &Value) -> Result<Card, String> {
+    let code = text(v, "a card")?;
+    rules
+        .card_id(code)
+        .ok_or_else(|| format!("unknown card {code:?}"))
+}
+
+fn industry_of(rules: &Rules, v: &Value) -> Result<Ind, String> {
+    let name = text(v, "an industry")?;
+    rules
+        .industry_id(name)
+        .ok_or_else(|| format!("unknown industry {name:?}"))
+}
+
+fn slot_of(rules: &Rules, v: &Value) -> Result<SlotId, String> {
+    let r = text(v, "a tile")?;
+    rules
+        .slot_id(r)
+        .ok_or_else(|| format!("unknown slot {r:?}"))
+}
+
+fn src_of(rules: &Rules, v: &Value) -> Result<Src, String> {
+    match text(v, "a source")? {
+        "market" => Ok(Src::Market),
+        "merchant" => Ok(Src::Merchant),
+        r => rules
+            .slot_id(r)
+            .map(Src::Tile)
+            .ok_or_else(|| format!("unknown source {r:?}")),
+    }
+}
+
+fn list<'a>(v: &'a Value, what: &str) -> Result<&'a Vec<Value>, String> {
+    v.as_array().ok_or_else(|| format!("{what} must be a list"))
+}
+
+fn srcs_of(rules: &Rules, o: &Map<String, Value>, k: &str) -> Result<Option<Srcs>, String> {
+    match o.get(k) {
+        None => Ok(None),
+        Some(v) => {
+            let items = list(v, k)?;
+            let mut out = Srcs::new();
+            for x in items {
+                out.try_push(src_of(rules, x)?)
+                    .map_err(|_| format!("too many {k} sources"))?;
+            }
+            Ok(Some(out))
+        }
+    }
+}
+
+fn small_int(v: &Value, what: &str) -> Result<i64, String> {
+    v.as_i64()
+        .ok_or_else(|| format!("{what} must be an integer"))
+}
+
+/// An action from its log-format JSON object. Only the names are checked here, not the rules.
+pub fn from_json(rules: &Rules, v: &Value) -> Result<Action, String> {
+    let o = v.as_object().ok_or("an action must be a JSON object")?;
+    let player = small_int(field(o, "player")?, "player")?;
+    if !(0..4).contains(&player) {
+        return Err(format!("no seat {player}"));
+    }
+    let player = player as u8;
+    let kind = text(field(o, "type")?, "type")?;
+    let card = || card_of(rules, field(o, "card")?);
+    Ok(match kind {
+        "build" => {
+            let location = text(field(o, "location")?, "location")?;
+            let index = small_int(field(o, "slot")?, "slot")?;
+            let slot = rules
+                .slot_id(&format!("{location}:{index}"))
+                .ok_or_else(|| format!("unknown slot {location}:{index}"))?;
+            Action::Build {
+                player,
+                card: card()?,
+                industry: industry_of(rules, field(o, "industry")?)?,
+                slot,
+                coal: srcs_of(rules, o, "coal")?,
+                iron: srcs_of(rules, o, "iron")?,
+                second_card: o
+                    .get("second_card")
+                    .map(|c| card_of(rules, c))
+                    .transpose()?,
+            }
+        }
+        "network" => {
+            let mut links = ArrayVec::new();
+            for l in list(field(o, "links")?, "links")? {
+                let name = text(l, "a link")?;
+                let id = rules
+                    .link_id(name)
+                    .ok_or_else(|| format!("unknown link {name:?}"))?;
+                links
+                    .try_push(id)
+                    .map_err(|_| "at most two links".to_string())?;
+            }
+            Action::Network {
+                player,
+                card: card()?,
+                links,
+                coal: srcs_of(rules, o, "coal")?,
+                beer: o.get("beer").map(|b| src_of(rules, b)).transpose()?,
+            }
+        }
+        "develop" => {
+            let mut industries = ArrayVec::new();
+            for i in list(field(o, "industries")?, "industries")? {
+                industries
+                    .try_push(industry_of(rules, i)?)
+                    .map_err(|_| "at most two industries".to_string())?;
+            }
+            Action::Develop {
+                player,
+                card: card()?,
+                industries,
+                iron: srcs_of(rules, o, "iron")?,
+            }
+        }
+        "sell" => {
+            let mut sales = Vec::new();
+            for s in list(field(o, "sales")?, "sales")? {
+                let so = s.as_object().ok_or("a sale must be an object")?;
+                let tile = slot_of(rules, field(so, "tile")?)?;
+                let buyer_name = text(field(so, "merchant")?, "merchant")?;
+                let buyer = if buyer_name == "distant_market" {
+                    Buyer::DistantMarket
+                } else if let Some(slot) = rules.slot_id(buyer_name) {
+                    Buyer::Port(slot)
+                } else {
+                    Buyer::Merchant(
+                        rules
+                            .location_id(buyer_name)
+                            .ok_or_else(|| format!("unknown merchant {buyer_name:?}"))?,
+                    )
+                };
+                let merchant_space = match so.get("merchant_space") {
+                    None => None,
+                    Some(v) => Some(
+                        u8::try_from(small_int(v, "merchant_space")?)
+                            .map_err(|_| "bad merchant_space")?,
+                    ),
+                };
+                sales.push(Sale {
+                    tile,
+                    buyer,
+                    merchant_space,
+                    beer: srcs_of(rules, so, "beer")?,
+                    bonus_develop: so
+                        .get("bonus_develop")
+                        .map(|b| industry_of(rules, b))
+                        .transpose()?,
+                });
+            }
+            Action::Sell {
+                player,
+                card: card()?,
+                sales,
+            }
+        }
+        "loan" => Action::Loan {
+            player,
+            card: card()?,
+            amount: o
+                .get("amount")
+                .map(|a| small_int(a, "amount").map(|x| x as i32))
+                .transpose()?,
+        },
+        "scout" => {
+            let d = list(field(o, "discards")?, "discards")?;
+            if d.len() != 3 {
+                return Err("a scout discards three cards".into());
+            }
+            Action::Scout {
+                player,
+                discards: [
+                    card_of(rules, &d[0])?,
+                    card_of(rules, &d[1])?,
+                    card_of(rules, &d[2])?,
+                ],
+            }
+        }
+        "pass" => Action::Pass {
+            player,
+            card: card()?,
+        },
+        "shortfall" => {
+            let mut tiles = Vec::new();
+            if let Some(t) = o.get("tiles") {
+                for x in list(t, "tiles")? {
+                    tiles.push(slot_of(rules, x)?);
+                }
+            }
+            Action::Shortfall { player, tiles }
+        }
+        other => return Err(format!("unknown action type {other:?}")),
+    })
+}
