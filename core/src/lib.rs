@@ -10,6 +10,7 @@
 pub mod action;
 pub mod board;
 pub mod engine;
+pub mod greedy;
 pub mod legal;
 pub mod rng;
 pub mod rules;

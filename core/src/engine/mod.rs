@@ -1,4 +1,8 @@
-//! Mirrors `brass_stats.engine.turn.apply_action` and the action modules it calls.
+//! Mirrors `brass_stats.engine` (the rules): one module per action, as in the reference.
+//!
+//! [`apply_action`] applies a fully stated action (one that `legal::legal_actions` lists) in place.
+
+pub mod sell;
 
 use crate::action::Action;
 use crate::state::State;
