@@ -67,3 +67,6 @@ impl<const N: usize> DedupInPlace for ArrayVec<Card, N> {
         self.truncate(kept);
     }
 }
+
+#[cfg(test)]
+mod bench;
