@@ -14,6 +14,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 mod engine;
 mod greedy;
+mod rng;
 
 create_exception!(
     _core,
@@ -53,5 +54,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CoreUnsupported", m.py().get_type::<CoreUnsupported>())?;
     engine::register(m)?;
     greedy::register(m)?;
+    rng::register(m)?;
     Ok(())
 }
