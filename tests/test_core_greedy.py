@@ -17,6 +17,7 @@ import json
 import random
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from core_parity import play_positions, random_chooser
@@ -33,6 +34,7 @@ from brass_stats.bots.greedy import (
 )
 from brass_stats.engine import compiled
 from brass_stats.engine.actions import Action
+from brass_stats.engine.legal import legal_actions
 from brass_stats.engine.state import GameState
 
 pytestmark = pytest.mark.skipif(not compiled.available(), reason="the compiled core is not built")
@@ -76,6 +78,14 @@ ODD_WEIGHTS = Weights(
     sell_cap=7,
 )
 WEIGHTS = (DEFAULT_WEIGHTS, ODD_WEIGHTS)
+
+
+@pytest.fixture(autouse=True)
+def _reference_on_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reference runs on the pure-Python path (else a bot may hand its decision to the core)."""
+    monkeypatch.setenv(compiled.SWITCH, "python")
+
+
 GAMES = [(edition, players) for edition in ("birmingham", "lancashire") for players in (2, 3, 4)]
 
 
@@ -156,3 +166,50 @@ def test_default_weights_are_the_references() -> None:
         compiled.core_module().greedy_evaluate(core, 0, json.dumps({**dataclasses.asdict(DEFAULT_WEIGHTS), "x": 1}))
     with pytest.raises(ValueError, match="seat"):
         compiled.core_module().greedy_explain(core, 2, _json(DEFAULT_WEIGHTS))
+
+
+# -- the decision ----------------------------------------------------------------------------------
+
+
+class _Recorder(random.Random):
+    """A ``random.Random`` that remembers the list it last drew a choice from (the reference's ties)."""
+
+    drawn_from: list[Any] | None = None
+
+    def choice(self, seq: Sequence[Any]) -> Any:
+        self.drawn_from = list(seq)
+        return super().choice(seq)
+
+
+def _decision_disagreements(state: GameState, bots: Sequence[GreedyBot]) -> list[str]:
+    """Where the core's greedy decision at ``state`` differs from the reference's, for each bot's weights:
+    the tied list the reference draws from (or its one action), and the action drawn with a seeded generator."""
+    out = []
+    core = compiled.to_core(state)
+    legal = legal_actions(state)
+    for bot in bots:
+        seed = state.action_count
+        rng = _Recorder(seed)
+        chosen = bot.choose(state, legal, rng)
+        tied = rng.drawn_from if rng.drawn_from is not None else [chosen]
+        got = compiled.actions_from_json(compiled.core_module().greedy_choose(core, _json(bot.weights)))
+        picked = got[0] if len(got) == 1 else random.Random(seed).choice(got)
+        if got != tied or picked != chosen:
+            out.append(
+                f"action {state.action_count}: reference {chosen} of {len(tied)} tied, core {picked} of {len(got)}"
+            )
+    return out
+
+
+@pytest.mark.parametrize(("edition", "players"), GAMES)
+def test_decision_is_the_references_on_every_position(edition: str, players: int) -> None:
+    bots = (GreedyBot(DEFAULT_WEIGHTS), GreedyBot(ODD_WEIGHTS))
+    positions = 0
+    found: list[str] = []
+    for state in _positions(edition, players, 1000 + 100 * players):
+        if state.game_over:
+            continue
+        found.extend(_decision_disagreements(state, bots))
+        positions += 1
+    assert positions > 100
+    assert not found, f"{len(found)} disagreements over {positions} positions:\n" + "\n".join(found[:10])
