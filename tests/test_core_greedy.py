@@ -158,7 +158,8 @@ def test_evaluation_is_the_references_float_on_replayed_games(name: str) -> None
 
 
 def test_default_weights_are_the_references() -> None:
-    """The core reads every field of the reference's weights, and refuses unknown ones."""
+    """The core's defaults are the reference's; it reads every field of the weights, and refuses unknown ones."""
+    assert json.loads(compiled.core_module().greedy_default_weights()) == dataclasses.asdict(DEFAULT_WEIGHTS)
     g = next(play_positions("birmingham", 2, 1))
     core = compiled.to_core(g)
     assert compiled.core_module().greedy_evaluate(core, 0, _json(DEFAULT_WEIGHTS)) == evaluate(g, 0)

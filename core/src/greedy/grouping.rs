@@ -67,3 +67,68 @@ pub fn cap_sells(state: &State, actions: &[Action], groups: Groups, cap: usize) 
         .map(|(_, g)| g)
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrayvec::ArrayVec;
+
+    fn build(card: u8, second_card: Option<u8>) -> Action {
+        Action::Build {
+            player: 0,
+            card,
+            industry: 1,
+            slot: 4,
+            coal: None,
+            iron: None,
+            second_card,
+        }
+    }
+
+    #[test]
+    fn groups_and_their_actions_keep_the_order_first_seen() {
+        let actions = [
+            Action::Pass { player: 0, card: 3 },
+            Action::Loan {
+                player: 0,
+                card: 3,
+                amount: None,
+            },
+            Action::Pass { player: 0, card: 5 },
+            Action::Loan {
+                player: 0,
+                card: 7,
+                amount: None,
+            },
+        ];
+        assert_eq!(group_by_board(&actions), vec![vec![0, 2], vec![1, 3]]);
+    }
+
+    #[test]
+    fn a_build_discarding_two_cards_is_its_own_group_and_every_scout_shares_one() {
+        let scout = |d: [u8; 3]| Action::Scout {
+            player: 1,
+            discards: d,
+        };
+        let actions = [
+            build(1, None),
+            build(2, Some(3)),
+            build(4, None),
+            scout([1, 2, 3]),
+            build(5, Some(6)),
+            scout([4, 5, 6]),
+        ];
+        assert_eq!(
+            group_by_board(&actions),
+            vec![vec![0, 2], vec![1, 4], vec![3, 5]]
+        );
+        let develop = |card, industries: &[u8]| Action::Develop {
+            player: 0,
+            card,
+            industries: industries.iter().copied().collect::<ArrayVec<u8, 2>>(),
+            iron: None,
+        };
+        let develops = [develop(1, &[0]), develop(2, &[0, 1]), develop(3, &[0])];
+        assert_eq!(group_by_board(&develops), vec![vec![0, 2], vec![1]]);
+    }
+}

@@ -16,7 +16,7 @@ pub use evaluation::{
 };
 
 /// Mirrors `brass_stats.bots.greedy.weights.Weights` (the defaults are the reference's).
-#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Weights {
     pub money: f64,

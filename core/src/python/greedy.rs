@@ -110,11 +110,21 @@ fn greedy_choose(state: &PyState, weights_json: &str) -> PyResult<String> {
     })
 }
 
+/// `DEFAULT_WEIGHTS` as the core has them (JSON: the fields of `dataclasses.asdict`).
+#[pyfunction]
+fn greedy_default_weights() -> PyResult<String> {
+    guard(|| {
+        serde_json::to_string(&Weights::default())
+            .map_err(|e| crate::CoreError::Invalid(e.to_string()))
+    })
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(greedy_explain, m)?)?;
     m.add_function(wrap_pyfunction!(greedy_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(resource_demand, m)?)?;
     m.add_function(wrap_pyfunction!(card_values, m)?)?;
     m.add_function(wrap_pyfunction!(greedy_choose, m)?)?;
+    m.add_function(wrap_pyfunction!(greedy_default_weights, m)?)?;
     Ok(())
 }
