@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 mod engine;
+mod value;
 
 create_exception!(
     _core,
@@ -51,5 +52,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CoreError", m.py().get_type::<CoreError>())?;
     m.add("CoreUnsupported", m.py().get_type::<CoreUnsupported>())?;
     engine::register(m)?;
+    value::register(m)?;
     Ok(())
 }
