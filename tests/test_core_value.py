@@ -146,7 +146,9 @@ def drawn_rows(name: str) -> st.SearchStrategy[list[tuple[float, ...]]]:
     return st.lists(st.tuples(*(feature_value(t) for t in thresholds(name))), min_size=1, max_size=100)
 
 
-ROWS = settings(max_examples=250, derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+ROWS = settings(
+    max_examples=250, derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+)
 
 
 @pytest.mark.parametrize("name", SHIPPED)
@@ -258,4 +260,3 @@ def test_a_tied_finish_shares_the_win() -> None:
     shares = default_model().predict(state)
     assert len(set(shares)) == 1
     assert core.win_probabilities(to_core(state)) == shares
-
