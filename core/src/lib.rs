@@ -15,6 +15,7 @@ pub mod legal;
 pub mod rng;
 pub mod rules;
 pub mod state;
+pub mod value;
 pub mod wire;
 
 #[cfg(feature = "python")]

@@ -13,7 +13,9 @@ use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 mod engine;
+mod greedy;
 mod rng;
+mod value;
 
 create_exception!(
     _core,
@@ -52,6 +54,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CoreError", m.py().get_type::<CoreError>())?;
     m.add("CoreUnsupported", m.py().get_type::<CoreUnsupported>())?;
     engine::register(m)?;
+    greedy::register(m)?;
     rng::register(m)?;
+    value::register(m)?;
     Ok(())
 }
