@@ -11,10 +11,15 @@ pub mod action;
 pub mod board;
 pub mod engine;
 pub mod greedy;
+pub mod information;
 pub mod legal;
+pub mod play;
 pub mod rng;
 pub mod rules;
+pub mod search;
+pub mod spec;
 pub mod state;
+pub mod value;
 pub mod wire;
 
 #[cfg(feature = "python")]
