@@ -29,7 +29,12 @@ fn legal_speed() {
     let rules: HashMap<String, Arc<Rules>> = dump
         .rules
         .iter()
-        .map(|(k, v)| (k.clone(), Arc::new(Rules::from_json(&v.to_string()).expect("rules"))))
+        .map(|(k, v)| {
+            (
+                k.clone(),
+                Arc::new(Rules::from_json(&v.to_string()).expect("rules")),
+            )
+        })
         .collect();
     let states: Vec<State> = dump
         .positions
@@ -39,7 +44,10 @@ fn legal_speed() {
     let mut out = Vec::new();
     let mut best = f64::MAX;
     let mut total = 0;
-    let reps: usize = std::env::var("BRASS_LEGAL_REPS").ok().and_then(|r| r.parse().ok()).unwrap_or(20);
+    let reps: usize = std::env::var("BRASS_LEGAL_REPS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(20);
     for _ in 0..reps {
         total = 0;
         let t = Instant::now();
@@ -59,7 +67,10 @@ fn legal_speed() {
         }
         fresh = fresh.min(t.elapsed().as_secs_f64());
     }
-    println!("size of an Action: {} bytes", std::mem::size_of::<crate::action::Action>());
+    println!(
+        "size of an Action: {} bytes",
+        std::mem::size_of::<crate::action::Action>()
+    );
     println!(
         "{} positions, {total} actions: {:.2} us/call reusing a buffer, {:.2} us/call with a new Vec",
         states.len(),
