@@ -227,7 +227,7 @@ pub fn double_action_builds(pos: &Position, out: &mut Vec<Action>) {
 }
 
 /// Drop the repeats of a sorted list.
-fn dedup<T: PartialEq + Copy, const N: usize>(v: &mut ArrayVec<T, N>) {
+pub(crate) fn dedup<T: PartialEq + Copy, const N: usize>(v: &mut ArrayVec<T, N>) {
     let mut kept = 0;
     for i in 0..v.len() {
         if kept == 0 || v[i] != v[kept - 1] {

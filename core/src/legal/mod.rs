@@ -70,3 +70,5 @@ impl<const N: usize> DedupInPlace for ArrayVec<Card, N> {
 
 #[cfg(test)]
 mod bench;
+#[cfg(test)]
+mod tests;

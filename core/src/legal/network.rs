@@ -271,7 +271,7 @@ fn reaches_trade(pos: &Position, r: &Reach) -> bool {
 }
 
 /// `min(i, j)` with None as the reference's INF.
-fn min_index(i: Option<usize>, j: Option<usize>) -> Option<usize> {
+pub(crate) fn min_index(i: Option<usize>, j: Option<usize>) -> Option<usize> {
     match (i, j) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, None) => a,

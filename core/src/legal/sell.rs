@@ -149,9 +149,16 @@ pub fn sell_actions(state: &State, seat: u8, cards: &[Card], out: &mut Vec<Actio
         found: Vec::new(),
     };
     sales.extend(state, &mut Vec::new(), 0);
-    let mut seen: HashSet<&[Sale]> = HashSet::with_capacity(sales.found.len());
-    for list in &sales.found {
-        if !seen.insert(list.as_slice()) {
+    // the same sales found twice are listed once (a few lists: compared; many: hashed)
+    let found = &sales.found;
+    let mut seen: HashSet<&[Sale]> = HashSet::new();
+    for (i, list) in found.iter().enumerate() {
+        let repeat = if found.len() <= 32 {
+            found[..i].contains(list)
+        } else {
+            !seen.insert(list.as_slice())
+        };
+        if repeat {
             continue;
         }
         out.extend(cards.iter().map(|&card| Action::Sell {
