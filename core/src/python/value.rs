@@ -3,17 +3,12 @@
 
 use super::guard;
 use crate::value::lightgbm;
-use crate::CoreResult;
 use pyo3::prelude::*;
 
 /// A LightGBM model read from its text format (`lightgbm.Booster.model_to_string()`).
 #[pyclass(name = "Booster", frozen, module = "brass_stats._core")]
 pub struct PyBooster {
     inner: lightgbm::Booster,
-}
-
-fn each(rows: &[Vec<f64>], f: impl Fn(&[f64]) -> CoreResult<f64>) -> CoreResult<Vec<f64>> {
-    rows.iter().map(|r| f(r)).collect()
 }
 
 #[pymethods]
@@ -29,12 +24,24 @@ impl PyBooster {
 
     /// `booster.predict(rows)`: the objective's transform of each row's raw score.
     fn predict(&self, py: Python<'_>, rows: Vec<Vec<f64>>) -> PyResult<Vec<f64>> {
-        py.detach(|| guard(|| each(&rows, |r| self.inner.predict(r))))
+        py.detach(|| {
+            guard(|| {
+                let mut out = Vec::with_capacity(rows.len());
+                self.inner.predict_into(&rows, &mut out)?;
+                Ok(out)
+            })
+        })
     }
 
     /// `booster.predict(rows, raw_score=True)`: each row's sum of the trees' outputs.
     fn predict_raw(&self, py: Python<'_>, rows: Vec<Vec<f64>>) -> PyResult<Vec<f64>> {
-        py.detach(|| guard(|| each(&rows, |r| self.inner.predict_raw(r))))
+        py.detach(|| {
+            guard(|| {
+                let mut out = Vec::with_capacity(rows.len());
+                self.inner.predict_raw_into(&rows, &mut out)?;
+                Ok(out)
+            })
+        })
     }
 
     /// The features the model was trained on, in column order.

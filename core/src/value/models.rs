@@ -32,15 +32,13 @@ fn check_features(booster: &Booster) -> CoreResult<()> {
     Ok(())
 }
 
-/// Each seat's booster output for stacked rows.
+/// Each seat's booster output (the seats walk the trees together).
 fn outputs(booster: &Booster, rows: &Rows) -> PerSeat {
-    rows.iter()
-        .map(|row| {
-            booster
-                .predict(row)
-                .expect("rows have the model's width (checked at load)")
-        })
-        .collect()
+    let mut out = PerSeat::new();
+    booster
+        .predict_into(rows, &mut out)
+        .expect("rows have the model's width (checked when it was made)");
+    out
 }
 
 /// `win_shares(state)` of a finished game: 1 for the seat ranked first by (VP, income space,
