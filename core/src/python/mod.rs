@@ -12,7 +12,11 @@ use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+mod bench;
+mod bots;
 mod engine;
+mod greedy;
+mod rng;
 mod value;
 
 create_exception!(
@@ -52,6 +56,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CoreError", m.py().get_type::<CoreError>())?;
     m.add("CoreUnsupported", m.py().get_type::<CoreUnsupported>())?;
     engine::register(m)?;
+    bots::register(m)?;
+    bench::register(m)?;
+    greedy::register(m)?;
+    rng::register(m)?;
     value::register(m)?;
     Ok(())
 }

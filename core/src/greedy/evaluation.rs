@@ -1,0 +1,548 @@
+//! Mirrors `brass_stats.bots.greedy.evaluation` (and `potential_vp` / `link_vp` of
+//! `brass_stats.engine.scoring`); held equal, float for float, by tests/test_core_greedy.py.
+//!
+//! Every float is computed with the reference's operations in the reference's order: tiles in the
+//! dict order (`State::tiles()`), `powf` for `**`, Python's `min`/`max` (the first argument unless
+//! the second is strictly smaller/greater), and `sum()` as left-to-right addition.
+
+use super::{Terms, Weights};
+use crate::board;
+use crate::rules::{CardKind, Ind, Loc, LocSet, Rules, MAX_LEVELS};
+use crate::state::{Era, State};
+
+const WILD_VALUE: f64 = 1.0;
+/// What a scout adds to a hand's value: one wild location and one wild industry card.
+pub const SCOUT_GAIN: f64 = 2.0 * WILD_VALUE;
+/// A guess of the link icons an empty slot will bring.
+pub const EMPTY_SLOT_ICONS: f64 = 0.5;
+
+/// Python's `min(a, b)`: `a` unless `b < a`.
+fn py_min(a: f64, b: f64) -> f64 {
+    if b < a {
+        b
+    } else {
+        a
+    }
+}
+
+/// Python's `max(a, b)`: `a` unless `b > a`.
+fn py_max(a: f64, b: f64) -> f64 {
+    if b > a {
+        b
+    } else {
+        a
+    }
+}
+
+/// `Horizon`: how much of the game is left, from one seat's point of view.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Horizon {
+    /// income payouts still to come
+    pub payouts: i64,
+    pub own_actions_era: f64,
+    /// an int in the reference (exact as a float)
+    pub all_actions_era: f64,
+    pub own_actions_game: f64,
+}
+
+/// `horizon(state, seat)`.
+pub fn horizon(state: &State, seat: usize) -> Horizon {
+    let n = state.num_players();
+    let per_era = state.rules.rounds(n) as i64;
+    let rounds_left = per_era - state.era_round as i64 + 1;
+    let canal = state.canal();
+    let payouts = if canal {
+        rounds_left + per_era - 1
+    } else {
+        rounds_left - 1
+    };
+    let own = state.players[seat].hand.len() as f64 + state.deck.len() as f64 / n as f64;
+    let everyone: usize =
+        state.players.iter().map(|p| p.hand.len()).sum::<usize>() + state.deck.len();
+    let rail_actions = if canal { 2.0 * per_era as f64 } else { 0.0 };
+    Horizon {
+        payouts,
+        own_actions_era: own,
+        all_actions_era: everyone as f64,
+        own_actions_game: own + rail_actions,
+    }
+}
+
+fn is_resource_industry(rules: &Rules, industry: Ind) -> bool {
+    Some(industry) == rules.coal_mine
+        || Some(industry) == rules.iron_works
+        || Some(industry) == rules.brewery
+}
+
+/// `resource_demand(state, w)`: how readily this game's players use coal, iron and beer, a factor
+/// in [demand_min, 1] on P(flip).
+pub fn resource_demand(state: &State, w: &Weights) -> f64 {
+    let rules = &*state.rules;
+    let canal = state.canal();
+    let (mut produced, mut used) = (0i64, 0i64);
+    for (_, t) in state.tiles() {
+        if is_resource_industry(rules, t.industry) {
+            let made = rules.resources_on_build(t.industry, t.level, canal) as i64;
+            produced += made;
+            used += if t.flipped {
+                made
+            } else {
+                i64::max(0, made - t.resources as i64)
+            };
+        }
+    }
+    let share = (used as f64 + w.demand_prior * w.demand_ref) / (produced as f64 + w.demand_prior);
+    py_max(w.demand_min, py_min(1.0, share / w.demand_ref))
+}
+
+// -- scoring.potential_vp (mirrored here) ------------------------------------------------------
+
+/// Link icons of flipped tiles per location (`scoring._flipped_link_icons`).
+fn flipped_icons(state: &State) -> [i32; 64] {
+    let rules = &*state.rules;
+    let mut icons = [0i32; 64];
+    for (slot, t) in state.tiles() {
+        if t.flipped {
+            let loc = rules.slots[slot as usize].location as usize;
+            icons[loc] += rules.level(t.industry, t.level).link_vp;
+        }
+    }
+    icons
+}
+
+/// Mirrors `brass_stats.engine.scoring.link_vp`: the link icons at the ends of one link.
+pub fn link_vp(state: &State, link: crate::rules::LinkId) -> i32 {
+    link_vp_with(state, &flipped_icons(state), link)
+}
+
+fn link_vp_with(state: &State, icons: &[i32; 64], link: crate::rules::LinkId) -> i32 {
+    let rules = &*state.rules;
+    rules.links[link as usize]
+        .connects
+        .iter()
+        .map(|&loc| rules.locations[loc as usize].printed_link_vp + icons[loc as usize])
+        .sum()
+}
+
+/// Mirrors `brass_stats.engine.scoring.potential_vp`: (link VP, flipped-tile VP) the seat would
+/// score if the era ended now (nothing once the game is over).
+pub fn potential_vp(state: &State, seat: u8) -> (i32, i32) {
+    if state.game_over() {
+        return (0, 0);
+    }
+    let icons = flipped_icons(state);
+    let links = state
+        .links()
+        .filter(|&(_, owner)| owner == seat)
+        .map(|(l, _)| link_vp_with(state, &icons, l))
+        .sum();
+    let tiles = state
+        .tiles()
+        .filter(|(_, t)| t.owner == seat && t.flipped)
+        .map(|(_, t)| state.rules.level(t.industry, t.level).vp)
+        .sum();
+    (links, tiles)
+}
+
+// -- explain ------------------------------------------------------------------------------------
+
+/// `level_at(levels, space)`: the income level at a fractional track space.
+pub fn level_at(levels: &[i32], space: f64) -> f64 {
+    let top = levels.len() - 1;
+    let space = py_min(py_max(space, 0.0), top as f64);
+    let i = space as usize; // int(space): space is in [0, top]
+    if i == top {
+        return levels[top] as f64;
+    }
+    let frac = space - i as f64;
+    levels[i] as f64 + frac * (levels[i + 1] - levels[i]) as f64
+}
+
+/// Own links per location, in the order the reference's `own_links_at` dict meets them.
+struct OwnLinks {
+    count: [i32; 64],
+    order: arrayvec::ArrayVec<Loc, 64>,
+}
+
+impl OwnLinks {
+    fn of(state: &State, seat: u8) -> OwnLinks {
+        let mut out = OwnLinks {
+            count: [0; 64],
+            order: arrayvec::ArrayVec::new(),
+        };
+        for (l, owner) in state.links() {
+            if owner == seat {
+                for &loc in &state.rules.links[l as usize].connects {
+                    if out.count[loc as usize] == 0 {
+                        out.order.push(loc);
+                    }
+                    out.count[loc as usize] += 1;
+                }
+            }
+        }
+        out
+    }
+}
+
+fn market_closed(state: &State) -> bool {
+    let track = &state.rules.dcm_track;
+    !matches!(track.get(state.dcm_position as usize), Some(Some(_)))
+}
+
+/// `_p_sell`: the chance that an unflipped cotton mill / manufacturer / pottery at `loc` is sold
+/// this era (`reach`: the locations connected to `loc`, itself included).
+fn p_sell(state: &State, seat: u8, reach: LocSet, industry: Ind, w: &Weights) -> f64 {
+    let rules = &*state.rules;
+    let located = |slot: u8| reach >> rules.slots[slot as usize].location & 1 == 1;
+    if !rules.dcm_track.is_empty() {
+        // Lancashire: an unflipped port, or the Distant Cotton Market via a trade icon
+        let ports = state
+            .tiles()
+            .any(|(s, t)| Some(t.industry) == rules.port && !t.flipped && located(s));
+        if ports {
+            return w.p_sell_ready;
+        }
+        if board::trade_locations(state) & reach != 0 && !market_closed(state) {
+            return w.p_sell_connected;
+        }
+        return w.p_sell_unconnected;
+    }
+    let mut buyers = state
+        .merchant_spaces
+        .iter()
+        .filter(|ms| ms.accepts >> industry & 1 == 1 && reach >> ms.location & 1 == 1)
+        .peekable();
+    if buyers.peek().is_none() {
+        return w.p_sell_unconnected;
+    }
+    if buyers.any(|ms| ms.beer) {
+        return w.p_sell_ready;
+    }
+    let beer_in_reach = state.tiles().any(|(s, t)| {
+        Some(t.industry) == rules.brewery
+            && !t.flipped
+            && t.resources > 0
+            && (t.owner == seat || located(s))
+    });
+    if beer_in_reach {
+        w.p_sell_ready
+    } else {
+        w.p_sell_connected
+    }
+}
+
+/// The rescoring and unflipped terms, and the expected income space they lead to.
+struct TileTerms {
+    rescoring: f64,
+    unflipped: f64,
+    expected_space: f64,
+}
+
+fn tile_terms(
+    state: &State,
+    seat: u8,
+    w: &Weights,
+    h: &Horizon,
+    demand: f64,
+    own_links: &OwnLinks,
+) -> TileTerms {
+    let rules = &*state.rules;
+    let canal = state.canal();
+    let own_era = py_min(1.0, h.own_actions_era / 3.0);
+    let all_era = py_min(1.0, h.all_actions_era / 8.0);
+    let adj = board::adjacency(state);
+    let mut out = TileTerms {
+        rescoring: 0.0,
+        unflipped: 0.0,
+        expected_space: state.players[seat as usize].income_space as f64,
+    };
+    let mut seen = [0i32; crate::rules::MAX_INDUSTRIES]; // own unflipped non-sellable tiles met, per industry
+    for (slot, t) in state.tiles() {
+        if t.owner != seat {
+            continue;
+        }
+        let info = rules.level(t.industry, t.level);
+        let rescored = canal && t.level >= 2;
+        if t.flipped {
+            if rescored {
+                out.rescoring += w.carry * info.vp as f64;
+            }
+            continue;
+        }
+        let loc = rules.slots[slot as usize].location;
+        let mut p_flip;
+        if rules.is_sellable(t.industry) {
+            let reach = board::reachable(&adj, board::bit(loc));
+            p_flip = p_sell(state, seat, reach, t.industry, w) * own_era;
+        } else {
+            let cube = if canal { w.p_cube_canal } else { w.p_cube_rail };
+            p_flip = cube.powf(t.resources as f64) * all_era * demand;
+            let crowd = &mut seen[t.industry as usize];
+            p_flip *= w.crowding.powf(*crowd as f64); // each extra one competes for the same buyers
+            *crowd += 1;
+            if Some(t.industry) == rules.coal_mine && adj[loc as usize] == 0 {
+                p_flip *= w.isolated_coal; // no link reaches it
+            }
+        }
+        let worth = info.vp + info.link_vp * own_links.count[loc as usize];
+        out.unflipped += p_flip * worth as f64;
+        let mut p_income = p_flip;
+        if rescored {
+            // flipped this era: scores again in the Rail Era; else it may still flip then
+            let later = (1.0 - p_flip) * w.p_rail_later;
+            out.unflipped += p_flip * w.carry * info.vp as f64 + later * info.vp as f64;
+            p_income += 0.5 * later;
+        }
+        out.expected_space += p_income * w.income_delay * info.income_spaces as f64;
+    }
+    out
+}
+
+/// The link-growth sum: own links times the link icons still to come in the towns they touch.
+fn growth(state: &State, own_links: &OwnLinks) -> f64 {
+    let rules = &*state.rules;
+    let mut growth = 0.0;
+    for &loc in &own_links.order {
+        if rules.is_merchant(loc) {
+            continue;
+        }
+        let mut pending = 0.0;
+        for &slot in &rules.locations[loc as usize].slots {
+            match state.tile(slot) {
+                None => pending += EMPTY_SLOT_ICONS,
+                Some(t) if !t.flipped => pending += rules.level(t.industry, t.level).link_vp as f64,
+                Some(_) => {}
+            }
+        }
+        growth += own_links.count[loc as usize] as f64 * pending;
+    }
+    growth
+}
+
+fn risk(w: &Weights, money: i64, level: i64, payouts: i64) -> f64 {
+    let mut risk = 0.0;
+    let soon = money + level * i64::min(payouts, w.risk_rounds);
+    if soon < 0 {
+        // income soon cannot be paid without tiles flipping: tiles or VP will be lost
+        risk += w.risk * soon as f64;
+    }
+    if payouts != 0 && money + level < 0 {
+        risk += w.shortfall * (money + level) as f64;
+    }
+    if level < 0 {
+        risk -= w.negative_income * level as f64 * level as f64 * py_min(1.0, payouts as f64 / 6.0);
+    }
+    risk
+}
+
+/// `explain(state, seat, w, include_hand, demand)`: the terms of the evaluation of `seat` (without
+/// the opponents term), in the reference's order; `demand` is `resource_demand(state, w)` when None.
+/// `seat` must be a seat of the state.
+pub fn explain(
+    state: &State,
+    seat: u8,
+    w: &Weights,
+    include_hand: bool,
+    demand: Option<f64>,
+) -> Terms {
+    let s = seat as usize;
+    let p = &state.players[s];
+    let level = state.income_level(s) as i64;
+    if state.game_over() {
+        return Terms {
+            vp: p.vp as f64,
+            tie_break: Some(0.01 * level as f64 + 0.0001 * p.money as f64),
+            ..Terms::default()
+        };
+    }
+    let demand = demand.unwrap_or_else(|| resource_demand(state, w));
+    let rules = &*state.rules;
+    let h = horizon(state, s);
+    let (link_vp, tile_vp) = potential_vp(state, seat);
+    let own_links = OwnLinks::of(state, seat);
+    let tiles = tile_terms(state, seat, w, &h, demand, &own_links);
+    let all_era = py_min(1.0, h.all_actions_era / 8.0);
+
+    // money: what the next few actions can spend is worth more than a hoard; income is discounted
+    let money = p.money as f64;
+    let near = w.spend_per_action * py_min(h.own_actions_game, w.near_actions);
+    let hoard = w.money_hoard * py_min(1.0, h.own_actions_game / w.near_actions);
+    let discounted = w.discount * (1.0 - w.discount.powf(h.payouts as f64)) / (1.0 - w.discount);
+    let blocked = blocked_in_mat(rules, state.era, &p.mat);
+    Terms {
+        vp: p.vp as f64,
+        pending: (link_vp + tile_vp) as f64,
+        rescoring: tiles.rescoring,
+        unflipped: tiles.unflipped,
+        link_growth: w.link_growth * all_era * growth(state, &own_links),
+        reach: w.reach * state.network(seat).count_ones() as f64,
+        money: w.money * py_min(money, near) + hoard * py_max(0.0, money - near),
+        income: w.money
+            * w.income
+            * level_at(&rules.income_levels, tiles.expected_space)
+            * discounted,
+        risk: risk(w, p.money as i64, level, h.payouts),
+        mat: -w.develop * blocked as f64 * py_min(1.0, h.own_actions_game / 8.0),
+        hand: include_hand.then(|| w.hand * hand_value(state, seat)),
+        tie_break: None,
+    }
+}
+
+impl Terms {
+    /// The terms by name, in the reference's dict order.
+    pub fn items(&self) -> arrayvec::ArrayVec<(&'static str, f64), 11> {
+        let mut out = arrayvec::ArrayVec::new();
+        out.push(("vp", self.vp));
+        if let Some(tb) = self.tie_break {
+            out.push(("tie_break", tb));
+            return out;
+        }
+        out.push(("pending", self.pending));
+        out.push(("rescoring", self.rescoring));
+        out.push(("unflipped", self.unflipped));
+        out.push(("link_growth", self.link_growth));
+        out.push(("reach", self.reach));
+        out.push(("money", self.money));
+        out.push(("income", self.income));
+        out.push(("risk", self.risk));
+        out.push(("mat", self.mat));
+        if let Some(hand) = self.hand {
+            out.push(("hand", hand));
+        }
+        out
+    }
+
+    /// `sum(explain(...).values())`: left-to-right addition in the dict's order.
+    pub fn total(&self) -> f64 {
+        self.items().iter().fold(0.0, |acc, &(_, v)| acc + v)
+    }
+}
+
+/// `evaluate(state, seat, w, include_hand, demand)`: the estimated final VP of `seat`, minus
+/// `w.opponents` times the best opponent's. `seat` must be a seat of the state.
+pub fn evaluate(
+    state: &State,
+    seat: u8,
+    w: &Weights,
+    include_hand: bool,
+    demand: Option<f64>,
+) -> f64 {
+    let demand = demand.unwrap_or_else(|| resource_demand(state, w));
+    let mut own = explain(state, seat, w, include_hand, Some(demand)).total();
+    if w.opponents != 0.0 && !state.game_over() {
+        let mut best: Option<f64> = None;
+        for other in 0..state.num_players() as u8 {
+            if other != seat {
+                let v = explain(state, other, w, include_hand, Some(demand)).total();
+                best = Some(match best {
+                    Some(b) => py_max(b, v),
+                    None => v,
+                });
+            }
+        }
+        if let Some(b) = best {
+            own -= w.opponents * b;
+        }
+    }
+    own
+}
+
+// -- the mat ------------------------------------------------------------------------------------
+
+/// `blocked_in_mat(rules, era, mat)`: mat tiles in front of better ones, over every industry.
+pub fn blocked_in_mat(rules: &Rules, era: Era, mat: &crate::state::Mat) -> i32 {
+    (0..rules.industries.len())
+        .map(|ind| {
+            let n = rules.levels[ind].len();
+            blocked_run(rules, era, ind as Ind, &mat[ind][..n.min(MAX_LEVELS)])
+        })
+        .sum()
+}
+
+/// `blocked_run(rules, era, ind, counts)`: tiles of one industry in front of a better one on the
+/// mat (0 if nothing better is behind).
+pub fn blocked_run(rules: &Rules, era: Era, ind: Ind, counts: &[u8]) -> i32 {
+    let levels = &rules.levels[ind as usize];
+    let mut run = 0;
+    for (info, &n) in levels.iter().zip(counts) {
+        if n == 0 {
+            continue;
+        }
+        let junk =
+            (era == Era::Rail && !info.rail_ok) || (Some(ind) == rules.pottery && info.vp <= 1);
+        if !junk {
+            return run;
+        }
+        run += n as i32;
+    }
+    0 // nothing better behind: no reason to develop
+}
+
+// -- the hand -----------------------------------------------------------------------------------
+
+/// `card_values(state, seat)`: how useful each card is to the seat now (0..1), by card id; the
+/// wild cards and the seat's hand have a value, every other card 0.
+#[derive(Clone, Debug)]
+pub struct CardValues {
+    values: [f64; 256],
+}
+
+impl CardValues {
+    pub fn get(&self, card: crate::rules::Card) -> f64 {
+        self.values[card as usize]
+    }
+}
+
+/// `card_values(state, seat)`.
+pub fn card_values(state: &State, seat: u8) -> CardValues {
+    let rules = &*state.rules;
+    let p = &state.players[seat as usize];
+    let canal = state.canal();
+    let mut buildable = 0u32;
+    for ind in 0..rules.industries.len() as Ind {
+        if let Some(lvl) = p.lowest_level(rules, ind) {
+            if rules.level(ind, lvl).buildable_in(canal) {
+                buildable |= 1 << ind;
+            }
+        }
+    }
+    let mut out = CardValues { values: [0.0; 256] };
+    for wild in [rules.wild_location, rules.wild_industry]
+        .into_iter()
+        .flatten()
+    {
+        out.values[wild as usize] = WILD_VALUE;
+    }
+    for &card in &p.hand {
+        out.values[card as usize] = match rules.cards[card as usize].kind {
+            CardKind::WildLocation | CardKind::WildIndustry => WILD_VALUE,
+            CardKind::Location(loc) => {
+                let free = rules.locations[loc as usize].slots.iter().any(|&s| {
+                    state.tile(s).is_none() && rules.slots[s as usize].mask & buildable != 0
+                });
+                if free {
+                    0.8
+                } else {
+                    0.1
+                }
+            }
+            CardKind::Industry(mask) => {
+                if mask & buildable != 0 {
+                    0.6
+                } else {
+                    0.1
+                }
+            }
+        };
+    }
+    out
+}
+
+/// `hand_value(state, seat)`: the sum of the card values of the seat's hand.
+pub fn hand_value(state: &State, seat: u8) -> f64 {
+    let values = card_values(state, seat);
+    state.players[seat as usize]
+        .hand
+        .iter()
+        .fold(0.0, |acc, &c| acc + values.get(c))
+}
