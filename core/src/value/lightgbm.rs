@@ -7,15 +7,16 @@
 //! split's missing type, the raw score is the trees' leaf values added in tree order onto 0.0 in
 //! double, and the objective's transform turns it into the prediction. Anything the shipped models
 //! do not use (categorical splits, linear trees, several classes, averaged output) is refused when
-//! the model is read, never predicted wrongly.
+//! the model is read, never predicted wrongly. A model whose splits all have missing type None
+//! (the shipped ones) is walked by [`super::forest`], the others node by node here.
 
-use super::forest::{Forest, TreeParts, STACK_FEATURES};
+use super::forest::{Forest, TreeParts, LANES, STACK_FEATURES};
 use crate::{invalid, CoreError, CoreResult};
 use arrayvec::ArrayVec;
 use std::io::Read;
 
 /// LightGBM's `kZeroThreshold` (`const double kZeroThreshold = 1e-35f;`, a float widened).
-const ZERO_THRESHOLD: f64 = 1e-35f32 as f64;
+pub(super) const ZERO_THRESHOLD: f64 = 1e-35f32 as f64;
 
 /// `decision_type` bits (LightGBM tree.h): categorical, default left, missing type (2 bits).
 const CATEGORICAL_MASK: u8 = 1;
@@ -395,7 +396,7 @@ impl Booster {
         }
         for chunk in rows.chunks(LANES) {
             match &self.forest {
-                Some(forest) => out.extend(walk_together(forest, chunk)),
+                Some(forest) => out.extend(forest.walk_together(chunk)),
                 None => out.extend(chunk.iter().map(|r| self.raw_score(r.as_ref()))),
             }
         }
@@ -439,36 +440,6 @@ impl Booster {
             at = decide(node, row[node.feature as usize]);
         }
         leaves[!at as usize]
-    }
-}
-
-/// Rows walked side by side through the fast layout (a position's seats are up to 4).
-const LANES: usize = 4;
-
-/// Up to [`LANES`] rows' raw scores from the fast layout.
-fn walk_together<R: AsRef<[f64]>>(forest: &Forest, rows: &[R]) -> ArrayVec<f64, LANES> {
-    let mut clean = [[0.0; STACK_FEATURES]; LANES];
-    for (c, r) in clean.iter_mut().zip(rows) {
-        clean_row(r.as_ref(), c);
-    }
-    let [a, b, c, d] = &clean;
-    match rows.len() {
-        1 => forest.raw_scores([a]).into_iter().collect(),
-        2 => forest.raw_scores([a, b]).into_iter().collect(),
-        3 => forest.raw_scores([a, b, c]).into_iter().collect(),
-        _ => forest.raw_scores([a, b, c, d]).into_iter().collect(),
-    }
-}
-
-/// The value a split of missing type None reads: `NumericalDecision` after the C API's row reading
-/// (within the zero threshold: 0; NaN: 0).
-fn clean_row(row: &[f64], out: &mut [f64]) {
-    for (o, &v) in out.iter_mut().zip(row) {
-        *o = if v.is_nan() || v.abs() <= ZERO_THRESHOLD {
-            0.0
-        } else {
-            v
-        };
     }
 }
 
