@@ -34,6 +34,7 @@ from brass_stats.engine import apply_action
 from brass_stats.engine.actions import Action, Build, Network, Sale, Sell, Shortfall
 from brass_stats.engine.compiled import action_to_json, encode_state, rules_table, to_core
 from brass_stats.engine.legal import WITH_MERCHANT_BEER, WITHOUT_MERCHANT_BEER, legal_actions
+from brass_stats.engine.scoring import potential_vp, standings, win_shares
 from brass_stats.engine.sell import apply_sale
 from brass_stats.engine.sell_cotton import DISTANT_MARKET, apply_cotton_sale
 from brass_stats.engine.state import GameState
@@ -279,26 +280,29 @@ def test_illegal_variants_of_legal_actions_are_refused_by_both() -> None:
 
 # -- the sale fixture of the Rust test ---------------------------------------------------------------
 
-# games whose positions give the fixture's sales: (edition, players, seed, chooser, positions used)
-SALE_GAMES = [
-    ("birmingham", 2, 1, "greedy", 200),
-    ("birmingham", 3, 2, "greedy", 200),
-    ("lancashire", 2, 1, "greedy", 200),
-]
+# games whose positions give the fixture's sales: (edition, players, seed, chooser)
+SALE_GAMES = [("birmingham", 2, 1, "greedy"), ("birmingham", 3, 2, "greedy"), ("lancashire", 2, 1, "greedy")]
 
 
 def sale_fixture() -> dict[str, Any]:
     """Sales resolved by the reference's ``apply_sale`` (with the legal enumeration's two beer
     policies) and ``apply_cotton_sale``, on positions of played games: every own sellable tile to
-    every buyer, the resolved sale (or the refusal) and the state after it."""
+    every buyer, the resolved sale (or the refusal) and the state after it. Each position also
+    carries its ``potential_vp``, ``standings`` ranks and ``win_shares``, as do the games' final
+    positions and one with two seats tied first."""
     tables: dict[str, Any] = {}
     states: list[dict[str, Any]] = []
     cases: list[dict[str, Any]] = []
-    for edition, players, seed, chooser, limit in SALE_GAMES:
+    for edition, players, seed, chooser in SALE_GAMES:
         rules = load_rules(edition)
         tables[edition] = rules_table(rules)
         for state in play_positions(edition, players, seed, CHOOSERS[chooser]):
-            if state.action_count >= limit:
+            if state.game_over:
+                states.append(_scored(state))
+                tied = state.copy()
+                for p in tied.players[:2]:
+                    p.vp, p.income_space, p.money = 70, 40, 9
+                states.append(_scored(tied))
                 break
             seat = state.current_player
             if seat is None or state.phase != "actions":
@@ -315,11 +319,21 @@ def sale_fixture() -> dict[str, Any]:
                 buyers = [(b, False) for b in (*ports, DISTANT_MARKET)]
             if not tiles:
                 continue
-            states.append({"edition": edition, "state": encode_state(state)})
+            states.append(_scored(state))
             for tile in tiles:
                 for buyer, beer in buyers:
                     cases.append(_sale_case(state, len(states) - 1, seat, tile, buyer, beer))
     return {"rules": tables, "states": states, "cases": cases}
+
+
+def _scored(state: GameState) -> dict[str, Any]:
+    return {
+        "edition": state.rules.edition,
+        "state": encode_state(state),
+        "potential_vp": [list(potential_vp(state, seat)) for seat in range(state.num_players)],
+        "ranks": [s.rank for s in standings(state)],
+        "win_shares": [repr(x) for x in win_shares(state)],
+    }
 
 
 def _sale_case(state: GameState, index: int, seat: int, tile: str, buyer: str, beer: bool) -> dict[str, Any]:
@@ -349,6 +363,7 @@ def test_the_sale_fixture_is_what_the_reference_says_now() -> None:
     assert sum("sale" in c and "bonus_develop" in c["sale"] for c in cases) > 0
     assert sum(c.get("more") is False for c in cases) > 0  # the market closed on a sale
     assert sum("refused" in c for c in cases) > 20
+    assert any(s["win_shares"].count("0.5") == 2 for s in fresh["states"])  # a tie for first
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 
 use super::network::link_cost;
 use super::policy::{decide, Policy};
+use super::scoring::{potential_vp, standings, win_shares};
 use super::sell::{apply_cotton_sale, apply_sale_resolving};
 use crate::action::{self, Action, Buyer, Src};
 use crate::rules::Rules;
@@ -116,6 +117,38 @@ fn sales_resolve_as_the_reference_resolves_them() {
         applied > 50 && refused > 50,
         "{applied} applied, {refused} refused"
     );
+}
+
+#[test]
+fn potential_vp_standings_and_win_shares_are_the_references() {
+    let fx = fixture();
+    let mut rules: HashMap<String, Arc<Rules>> = HashMap::new();
+    for (edition, table) in fx["rules"].as_object().expect("rules by edition") {
+        let r = Rules::from_json(&table.to_string()).expect("a rules table");
+        rules.insert(edition.clone(), Arc::new(r));
+    }
+    let mut over = 0;
+    for (i, entry) in fx["states"].as_array().expect("states").iter().enumerate() {
+        let r = rules[text(&entry["edition"])].clone();
+        let wire: StateWire = serde_json::from_value(entry["state"].clone()).expect("a state");
+        let state = State::from_wire(r, &wire).expect("a valid state");
+        let seats = 0..state.num_players() as u8;
+        let vp: Vec<Value> = seats.map(|s| json!(potential_vp(&state, s))).collect();
+        assert_eq!(
+            Value::from(vp),
+            entry["potential_vp"],
+            "state {i}: potential_vp"
+        );
+        let ranks: Vec<u8> = standings(&state).iter().map(|s| s.rank).collect();
+        assert_eq!(json!(ranks), entry["ranks"], "state {i}: standings");
+        let shares: Vec<String> = win_shares(&state)
+            .iter()
+            .map(|x| format!("{x:?}"))
+            .collect();
+        assert_eq!(json!(shares), entry["win_shares"], "state {i}: win_shares");
+        over += state.game_over() as usize;
+    }
+    assert!(over >= 6, "the games' final positions are in the fixture");
 }
 
 /// A sale read from its log-format JSON (through a Sell action, the codec's unit).
