@@ -32,11 +32,12 @@ from core_parity import Chooser, check_game, check_position, first_difference, p
 from brass_stats.bots.greedy import GreedyBot
 from brass_stats.engine import apply_action
 from brass_stats.engine.actions import Action, Build, Network, Sale, Sell, Shortfall
-from brass_stats.engine.compiled import action_to_json, encode_state, rules_table, to_core
+from brass_stats.engine.compiled import action_to_json, core_module, encode_state, rules_table, to_core
 from brass_stats.engine.legal import WITH_MERCHANT_BEER, WITHOUT_MERCHANT_BEER, legal_actions
 from brass_stats.engine.scoring import potential_vp, standings, win_shares
 from brass_stats.engine.sell import apply_sale
 from brass_stats.engine.sell_cotton import DISTANT_MARKET, apply_cotton_sale
+from brass_stats.engine.setup import ExplicitChance
 from brass_stats.engine.state import GameState
 from brass_stats.errors import IllegalAction
 from brass_stats.rules_data import load_rules
@@ -165,6 +166,11 @@ def test_rail_era_deal_comes_from_the_seed() -> None:
         assert "canal" in after.era_boards and not after.links  # the era was scored, links removed
         assert core_after["chance"]["state"] != encode_state(state)["chance"]["state"]  # the deck was shuffled
         assert all(t.level > 1 for t in after.tiles.values())
+    # a deal written out in a log (ExplicitChance) is one the core cannot make: it says so
+    written = state.copy()
+    written.chance = ExplicitChance({})
+    with pytest.raises(core_module().CoreUnsupported):
+        to_core(written).apply_unchecked(action_to_json(legal_actions(state)[0]))
 
 
 def test_rail_era_after_a_shortfall_reshuffles_the_distant_cotton_market() -> None:

@@ -168,8 +168,11 @@ fn canal_one_per_location(
 pub fn apply_build(state: &mut State, a: &BuildArgs) -> CoreResult<()> {
     let rules = state.rules.clone();
     let (seat, industry, slot) = (a.seat, a.industry, a.slot);
-    if slot as usize >= rules.slots.len() || industry as usize >= rules.industries.len() {
-        return invalid("log.unknown_name: no such slot or industry");
+    if slot as usize >= rules.slots.len()
+        || industry as usize >= rules.industries.len()
+        || a.card as usize >= rules.cards.len()
+    {
+        return invalid("log.unknown_name: no such slot, industry or card");
     }
     let loc = rules.slots[slot as usize].location;
     let farm = rules.locations[loc as usize].kind == LocationKind::FarmBrewery;
