@@ -31,7 +31,7 @@ from core_parity import Chooser, check_game, check_position, first_difference, p
 
 from brass_stats.bots.greedy import GreedyBot
 from brass_stats.engine import apply_action
-from brass_stats.engine.actions import Action, Build, Network, Sale, Sell, Shortfall
+from brass_stats.engine.actions import Action, Build, Develop, Network, Pass, Sale, Scout, Sell, Shortfall
 from brass_stats.engine.compiled import action_to_json, core_module, encode_state, rules_table, to_core
 from brass_stats.engine.legal import WITH_MERCHANT_BEER, WITHOUT_MERCHANT_BEER, legal_actions
 from brass_stats.engine.scoring import potential_vp, standings, win_shares
@@ -282,6 +282,64 @@ def test_illegal_variants_of_legal_actions_are_refused_by_both() -> None:
             both_refuse(state, v)
             tried += 1
     assert tried > 20
+
+
+def variants(state: GameState, a: Action, rng: random.Random) -> list[Action]:
+    """Changed copies of a legal action: other slots, sources, links, sales, amounts, tile orders."""
+    R = dataclasses.replace
+    out: list[Action] = [Shortfall(a.player, ())]
+    if isinstance(a, Build):
+        out += [R(a, slot=i) for i in range(len(state.rules.locations[a.location].slots)) if i != a.slot]
+        out += [R(a, coal=None), R(a, iron=None), R(a, industry=rng.choice(list(state.rules.industries)))]
+        out += [R(a, coal=("market",) * len(a.coal or ())), R(a, iron=("market",) * len(a.iron or ()))]
+        out.append(R(a, second_card=rng.choice(state.players[a.player].hand)))
+    elif isinstance(a, Network):
+        out += [R(a, coal=None), R(a, beer=None), R(a, links=a.links[::-1]), R(a, links=a.links * 2)]
+        out += [R(a, coal=("market",) * len(a.coal or ())), R(a, links=(rng.choice(list(state.rules.links)),))]
+    elif isinstance(a, Develop):
+        out += [R(a, iron=None), R(a, industries=a.industries * 2), R(a, iron=("market",) * len(a.iron or ()))]
+        out.append(R(a, industries=(rng.choice(list(state.rules.industries)),)))
+    elif isinstance(a, Sell):
+        sales = a.sales
+        out += [R(a, sales=sales[::-1]), R(a, sales=(*sales, *sales[:1]))]
+        for change in ({"merchant_space": None}, {"beer": None}, {"bonus_develop": None}, {"merchant": DISTANT_MARKET}):
+            out.append(R(a, sales=tuple(R(x, **change) for x in sales)))
+        out.append(R(a, sales=tuple(R(x, merchant_space=(x.merchant_space or 0) + 1) for x in sales)))
+        out.append(R(a, sales=tuple(R(x, beer=("merchant",) * len(x.beer or "m")) for x in sales)))
+    elif isinstance(a, Shortfall):
+        tiles = a.tiles or ()
+        out = [R(a, tiles=tiles[::-1]), R(a, tiles=tiles[:-1]), R(a, tiles=(*tiles, *tiles[:1]))]
+    elif hasattr(a, "amount"):
+        out += [R(a, amount=None), R(a, amount=20)]
+    return [v for v in out if v != a]
+
+
+@pytest.mark.parametrize(
+    ("edition", "seed", "chooser"),
+    [("birmingham", 13, "random"), ("birmingham", 1, "greedy"), ("lancashire", 1, "random")],
+)
+def test_changed_legal_actions_get_the_same_verdict_on_both_sides(edition: str, seed: int, chooser: str) -> None:
+    """Refused by both (ValueError from the core, never a panic), or applied by both alike."""
+    rng = random.Random(seed)
+    applied = refused = 0
+    for state in play_positions(edition, 2, seed, CHOOSERS[chooser]):
+        if state.game_over:
+            continue
+        core = to_core(state)
+        legal = [a for a in legal_actions(state) if not isinstance(a, (Pass, Scout))]
+        for a in rng.sample(legal, min(5, len(legal))):
+            for v in variants(state, a, rng):
+                try:
+                    after = apply_action(state, v)[0]
+                except IllegalAction:
+                    with pytest.raises(ValueError):
+                        core.apply_unchecked(action_to_json(v))
+                    refused += 1
+                    continue
+                got = json.loads(core.apply_unchecked(action_to_json(v)).to_json())
+                assert first_difference(encode_state(after), got) is None, v
+                applied += 1
+    assert applied > 150 and refused > 500
 
 
 # -- the sale fixture of the Rust test ---------------------------------------------------------------
