@@ -142,7 +142,7 @@ def test_shortfall_removes_the_stated_tiles_and_pays_with_half_their_cost() -> N
     for a in stated(state, lambda a: isinstance(a, Shortfall) and len(a.tiles or ()) == 2):
         after, _ = both_successors(state, a)
         assert all(ref not in after.tiles for ref in a.tiles or ())
-    # every way to pay, and stated tiles in an order the rules refuse (covered before the last one)
+    # every way to pay; a tile stated twice, or none while money is owed, refused by both
     assert successor_disagreements(check_position(state, "shortfall", successors=None)) == []
     a = legal_actions(state)[0]
     assert isinstance(a, Shortfall) and a.tiles and owed > 0
