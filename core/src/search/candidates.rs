@@ -8,7 +8,7 @@ use crate::greedy::grouping::cap_sells;
 use crate::greedy::Weights;
 use crate::state::State;
 use crate::CoreResult;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// One group's representative action and its greedy score (estimated final VP of the mover).
 #[derive(Clone, Debug, PartialEq)]
@@ -78,23 +78,32 @@ pub fn rank(
         }]);
     }
     let values = card_values(state, seat);
-    // board key -> (the cheapest variant, its cost), in first-seen order
-    let mut keys: Vec<Action> = Vec::new();
-    let mut index: HashMap<Action, usize> = HashMap::new();
-    let mut groups: Vec<(Action, f64)> = Vec::new();
-    for a in legal {
-        let k = a.board_key();
+    // per group, in first-seen order: (the cheapest variant's index in `legal`, its cost); groups
+    // are found by the board key's hash, checked against the group's first action
+    let mut groups: Vec<(usize, f64)> = Vec::new();
+    let mut first_of: Vec<usize> = Vec::new();
+    let mut index: HashMap<u64, usize> = HashMap::default();
+    let mut chain: Vec<Option<usize>> = Vec::new(); // the next group whose key has the same hash
+    for (ai, a) in legal.iter().enumerate() {
         let c = cost(a, &values);
-        match index.get(&k) {
-            None => {
-                index.insert(k.clone(), groups.len());
-                keys.push(k);
-                groups.push((a.clone(), c));
+        let h = a.board_hash();
+        let mut found = index.get(&h).copied();
+        while let Some(g) = found {
+            if legal[first_of[g]].same_board(a) {
+                break;
             }
-            Some(&i) => {
-                if c < groups[i].1 {
-                    groups[i] = (a.clone(), c);
+            found = chain[g];
+        }
+        match found {
+            Some(g) => {
+                if c < groups[g].1 {
+                    groups[g] = (ai, c);
                 }
+            }
+            None => {
+                chain.push(index.insert(h, groups.len()));
+                first_of.push(ai);
+                groups.push((ai, c));
             }
         }
     }
@@ -104,23 +113,31 @@ pub fn rank(
             score: 0.0,
         }]);
     }
-    let firsts: Vec<Action> = groups.iter().map(|(a, _)| a.clone()).collect();
-    let mut keep = vec![false; groups.len()];
-    for g in cap_sells(
-        state,
-        &firsts,
-        (0..groups.len()).map(|i| vec![i]).collect(),
-        w.sell_cap,
-    ) {
-        keep[g[0]] = true;
+    let mut keep = vec![true; groups.len()];
+    let sells = groups
+        .iter()
+        .filter(|(ai, _)| matches!(legal[*ai], Action::Sell { .. }))
+        .count();
+    if sells > w.sell_cap {
+        let firsts: Vec<Action> = groups.iter().map(|(ai, _)| legal[*ai].clone()).collect();
+        keep = vec![false; groups.len()];
+        for g in cap_sells(
+            state,
+            &firsts,
+            (0..groups.len()).map(|i| vec![i]).collect(),
+            w.sell_cap,
+        ) {
+            keep[g[0]] = true;
+        }
     }
-    let mut own = HashMap::new();
+    let keys: Vec<Action> = first_of.iter().map(|&ai| legal[ai].board_key()).collect();
+    let mut own = HashMap::default();
     let boards = boards.unwrap_or(&mut own);
     let missing: Vec<usize> = (0..groups.len())
         .filter(|&i| keep[i] && !boards.contains_key(&keys[i]))
         .collect();
     if !missing.is_empty() {
-        let firsts: Vec<&Action> = missing.iter().map(|&i| &groups[i].0).collect();
+        let firsts: Vec<&Action> = missing.iter().map(|&i| &legal[groups[i].0]).collect();
         let found = board_values(state, seat, &firsts, w)?;
         for (&i, v) in missing.iter().zip(found) {
             boards.insert(keys[i].clone(), v);
@@ -133,7 +150,8 @@ pub fn rank(
     let mut out: Vec<Candidate> = (0..groups.len())
         .filter(|&i| keep[i])
         .map(|i| {
-            let (a, c) = &groups[i];
+            let (ai, c) = &groups[i];
+            let a = &legal[*ai];
             let gain = if matches!(a, Action::Scout { .. }) {
                 SCOUT_GAIN
             } else {

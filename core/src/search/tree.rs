@@ -3,7 +3,7 @@
 
 use crate::action::Action;
 use crate::search::candidates::Candidate;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// What a node's ranking caches are keyed by: the chance drawn since the root, the wild piles.
 pub type BoardsKey = (Vec<Vec<u8>>, [u8; 2]);
@@ -34,8 +34,8 @@ impl Node {
             children: Vec::new(),
             avail: 0,
             score,
-            boards: HashMap::new(),
-            ranked: HashMap::new(),
+            boards: HashMap::default(),
+            ranked: HashMap::default(),
         }
     }
 
