@@ -67,7 +67,9 @@ def first_difference(a: Any, b: Any, path: str = "state") -> str | None:
     return None if a == b else f"{path}: reference {a!r:.200}, core {b!r:.200}"
 
 
-def check_position(state: GameState, game: str, successors: int | None = None, rng: random.Random | None = None) -> list[Disagreement]:
+def check_position(
+    state: GameState, game: str, successors: int | None = None, rng: random.Random | None = None
+) -> list[Disagreement]:
     """Every disagreement at one position (successors: how many legal actions to apply on both
     sides, None for all of them, sampled with ``rng``)."""
     out: list[Disagreement] = []

@@ -59,14 +59,10 @@ def _state(state: GameState) -> Any | None:
         return None
 
 
-def _legal_field(core_state: Any, legal: Sequence[Action] | None) -> list[dict[str, Any]] | None:
-    """The caller's legal actions for a request: None when they are the engine's own list (the core
-    then lists them itself), else the list itself."""
-    if legal is None:
-        return None
-    if len(legal) == core_state.legal_count():
-        return None
-    return [a.to_json() for a in legal]
+def _legal_field(legal: Sequence[Action] | None) -> list[dict[str, Any]] | None:
+    """The caller's legal actions for a request, in the caller's order (a bot's tie-break depends on
+    it); None: the engine's own list, which the core makes itself."""
+    return None if legal is None else [a.to_json() for a in legal]
 
 
 def _member(action: Action, legal: Sequence[Action]) -> Action:
@@ -84,7 +80,7 @@ def core_choose(state: GameState, spec: dict[str, Any], legal: Sequence[Action],
     if core_state is None:
         return None
     bot, models = split_models(spec)
-    request = json.dumps({"bot": bot, "legal": _legal_field(core_state, legal)})
+    request = json.dumps({"bot": bot, "legal": _legal_field(legal)})
     version, words, gauss = rng.getstate()
     text, after = core_module().choose(core_state, request, list(words), models)
     rng.setstate((version, tuple(after), gauss))
@@ -109,7 +105,7 @@ def core_search(
         "weights": search["weights"],
         "leaf": search["leaf"],
         "seed": seed,
-        "legal": _legal_field(core_state, legal),
+        "legal": _legal_field(legal),
         "force": [a.to_json() for a in force],
     }
     result: dict[str, Any] = json.loads(core_module().search(core_state, json.dumps(request), models))
@@ -124,7 +120,7 @@ def core_rank(state: GameState, weights: dict[str, Any], legal: Sequence[Action]
     core_state = _state(state)
     if core_state is None:
         return None
-    listed = _legal_field(core_state, legal)
+    listed = _legal_field(legal)
     text = core_module().rank(core_state, json.dumps(weights), None if listed is None else json.dumps(listed))
     return [(_member(action_from_json(a), legal), score) for a, score in json.loads(text)]
 

@@ -32,10 +32,11 @@ from .actions import Action, action_from_json
 from .setup import SeededChance
 from .state import GameState, Tile
 
+_core: Any
 try:
-    from .. import _core
+    import brass_stats._core as _core  # the package's own extension module (built from core/)
 except ImportError:  # a checkout run without `pip install -e .` (which builds the core)
-    _core = None  # type: ignore[assignment]
+    _core = None
 
 SWITCH = "BRASS_STATS_CORE"
 """Environment variable: ``python`` makes every bot run on the pure-Python engine."""
@@ -174,9 +175,7 @@ def rules_table(rules: RulesData) -> dict[str, Any]:
         "trade_locations": [loc[x] for x in sorted(rules.trade_locations)],
         "trade_industries": [ind[i] for i in sorted(rules.trade_industries)],
         "cards": [card(code) for code in codes],
-        "slots": [
-            {"location": loc[rules.slots[r].location], "index": rules.slots[r].index} for r in slot_refs(rules)
-        ],
+        "slots": [{"location": loc[rules.slots[r].location], "index": rules.slots[r].index} for r in slot_refs(rules)],
         "has_scout": bool(rules.wild_cards),
         "link_aliases": {name: links.index(lid) for name, lid in rules.link_aliases.items()},
         "link_tiles": c["per_player_components"]["link_tiles"],
@@ -288,9 +287,7 @@ def encode_state(state: GameState) -> dict[str, Any]:
             for era, (tiles, links) in state.era_boards.items()
         ],
         "action_count": state.action_count,
-        "chance": (
-            {"seed": chance.seed, "state": chance.rng.state} if isinstance(chance, SeededChance) else None
-        ),
+        "chance": ({"seed": chance.seed, "state": chance.rng.state} if isinstance(chance, SeededChance) else None),
     }
 
 

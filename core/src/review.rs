@@ -26,8 +26,17 @@ pub type Reading = (Vec<f64>, Vec<f64>);
 
 /// `Reviewer._finish_turn`: the rest of the mover's turn `turn` (its round and place in the turn
 /// order, read before the action), played by the greedy bot.
-pub fn finish_turn(mut state: State, seat: u8, rng: &mut PyRandom, turn: (u32, u8), w: &Weights) -> CoreResult<State> {
-    while !state.game_over() && state.current_player() == Some(seat) && (state.round, state.turn_pos) == turn {
+pub fn finish_turn(
+    mut state: State,
+    seat: u8,
+    rng: &mut PyRandom,
+    turn: (u32, u8),
+    w: &Weights,
+) -> CoreResult<State> {
+    while !state.game_over()
+        && state.current_player() == Some(seat)
+        && (state.round, state.turn_pos) == turn
+    {
         let legal = legal_actions(&state);
         let a = greedy_choice(&state, &legal, w, rng)?;
         apply_action(&mut state, &a)?;
@@ -64,30 +73,49 @@ pub fn ends_before_next_turn(
     Ok(first.game_over() || (first.era == Era::Rail && first.is_last_round_of_era()))
 }
 
-/// `Reviewer.judge`: each action's readings in each sample (paired: the same samples and seeds).
-pub fn judge(
-    state: &State,
-    seat: u8,
-    actions: &[Action],
-    samples: &[(u64, u64)],
-    last: bool,
-    turn: (u32, u8),
-    w: &Weights,
-    models: &Models,
-) -> CoreResult<Vec<Vec<Reading>>> {
-    let worlds: Vec<State> = samples.iter().map(|&(s, _)| world(state, seat, s)).collect();
-    let mut out = Vec::with_capacity(actions.len());
-    for action in actions {
-        let mut readings = Vec::with_capacity(samples.len());
-        for (world, &(_, turn_seed)) in worlds.iter().zip(samples) {
-            let mut rng = PyRandom::new(turn_seed);
-            let mut after = finish_turn(attempt(world, action)?, seat, &mut rng, turn, w)?;
-            if last {
-                after = play_out(after, &mut rng, w)?;
+/// What one judgement reads with: the mover, its turn, whether the game is played out, the greedy
+/// weights and the models.
+pub struct Judge<'a> {
+    pub seat: u8,
+    /// the mover's round and place in the turn order, read before the action
+    pub turn: (u32, u8),
+    /// the game ends before the mover moves again: play it out
+    pub last: bool,
+    pub weights: &'a Weights,
+    pub models: &'a Models,
+}
+
+impl Judge<'_> {
+    /// `Reviewer.judge`: each action's readings in each sample (paired: the same samples and seeds).
+    pub fn readings(
+        &self,
+        state: &State,
+        actions: &[Action],
+        samples: &[(u64, u64)],
+    ) -> CoreResult<Vec<Vec<Reading>>> {
+        let worlds: Vec<State> = samples
+            .iter()
+            .map(|&(s, _)| world(state, self.seat, s))
+            .collect();
+        let mut out = Vec::with_capacity(actions.len());
+        for action in actions {
+            let mut readings = Vec::with_capacity(samples.len());
+            for (world, &(_, turn_seed)) in worlds.iter().zip(samples) {
+                let mut rng = PyRandom::new(turn_seed);
+                let mut after = finish_turn(
+                    attempt(world, action)?,
+                    self.seat,
+                    &mut rng,
+                    self.turn,
+                    self.weights,
+                )?;
+                if self.last {
+                    after = play_out(after, &mut rng, self.weights)?;
+                }
+                readings.push((self.models.win(&after)?, self.models.final_vp(&after)?));
             }
-            readings.push((models.win(&after)?, models.final_vp(&after)?));
+            out.push(readings);
         }
-        out.push(readings);
+        Ok(out)
     }
-    Ok(out)
 }

@@ -280,7 +280,7 @@ class Reviewer:
         state: GameState,
         seat: int,
         actions: Sequence[Action],
-        worlds: Sequence[Sample],
+        worlds: Sequence[Sample | tuple[GameState, int]],
         final: bool,
     ) -> list[list[tuple[Vector, Vector]]]:
         """Each action's readings in each world: (each seat's win probability, each seat's expected final
@@ -294,9 +294,11 @@ class Reviewer:
         models, static evaluations, miss what the last turns do to one another (a link or a merchant's beer
         taken from the player who needed it, a sale that wins the game)."""
         turn = (state.round, state.turn_pos)
-        found = self.core.readings(state, seat, actions, [w.seeds for w in worlds], final, turn)
-        if found is not None:
-            return found
+        if all(isinstance(w, Sample) for w in worlds):  # samples the core can deal from their seeds
+            seeds = [w.seeds for w in worlds if isinstance(w, Sample)]
+            found = self.core.readings(state, seat, actions, seeds, final, turn)
+            if found is not None:
+                return found
         out: list[list[tuple[Vector, Vector]]] = []
         for action in actions:
             readings = []

@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 use std::sync::Arc;
 
 /// The learned models a leaf may read (either may be missing: a leaf that needs it is refused).
-#[pyclass(name = "Models", frozen, module = "brass_stats._core")]
+#[pyclass(name = "Models", frozen, module = "brass_stats._core._native")]
 pub struct PyModels {
     pub(crate) inner: Arc<Models>,
 }

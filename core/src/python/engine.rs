@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use std::sync::Arc;
 
 /// One edition's rules, from the table `brass_stats.engine.compiled.rules_table` makes.
-#[pyclass(name = "Rules", frozen, module = "brass_stats._core")]
+#[pyclass(name = "Rules", frozen, module = "brass_stats._core._native")]
 pub struct PyRules {
     pub inner: Arc<Rules>,
 }
@@ -28,7 +28,7 @@ impl PyRules {
 }
 
 /// A position of the core (a value: applying an action gives a new one).
-#[pyclass(name = "State", module = "brass_stats._core")]
+#[pyclass(name = "State", module = "brass_stats._core._native")]
 #[derive(Clone)]
 pub struct PyState {
     pub inner: State,

@@ -1,4 +1,4 @@
-//! The extension module `brass_stats._core`: the core's Python API, one file per area.
+//! The extension module `brass_stats._core._native` (re-exported by `brass_stats._core`): the core's Python API, one file per area.
 //!
 //! Everything crosses the boundary as JSON text in the wire formats of docs/core.md (a rules table,
 //! a state, log-format actions), once per request: a request is a whole decision or a whole game,
@@ -15,19 +15,19 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 mod bench;
 mod bots;
 mod engine;
-mod review;
 mod greedy;
+mod review;
 mod rng;
 mod value;
 
 create_exception!(
-    _core,
+    _native,
     CoreError,
     PyException,
     "An internal error of the compiled core (a bug: please report it)."
 );
 create_exception!(
-    _core,
+    _native,
     CoreUnsupported,
     PyException,
     "A request the compiled core does not model."
@@ -52,10 +52,17 @@ pub(crate) fn guard<T>(f: impl FnOnce() -> Result<T, Refusal>) -> PyResult<T> {
     }
 }
 
+/// A deliberate panic under the guard, for the test that a panic reaches Python as `CoreError`.
+#[pyfunction]
+fn _panic_for_tests(message: &str) -> PyResult<()> {
+    guard(|| -> Result<(), Refusal> { panic!("{message}") })
+}
+
 #[pymodule]
-fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CoreError", m.py().get_type::<CoreError>())?;
     m.add("CoreUnsupported", m.py().get_type::<CoreUnsupported>())?;
+    m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     engine::register(m)?;
     bots::register(m)?;
     bench::register(m)?;

@@ -5,7 +5,7 @@ use super::engine::PyState;
 use super::guard;
 use crate::action;
 use crate::greedy::Weights;
-use crate::review::{ends_before_next_turn, judge};
+use crate::review::{ends_before_next_turn, Judge};
 use crate::spec::parse;
 use crate::CoreError;
 use pyo3::prelude::*;
@@ -33,7 +33,12 @@ struct EndsRequest {
 
 /// `Reviewer.judge`: `[action][sample] -> [win probabilities, expected final VP]` as JSON.
 #[pyfunction]
-fn review_judge(py: Python<'_>, state: &PyState, request: &str, models: &PyModels) -> PyResult<String> {
+fn review_judge(
+    py: Python<'_>,
+    state: &PyState,
+    request: &str,
+    models: &PyModels,
+) -> PyResult<String> {
     let state = &state.inner;
     let models = models.inner.clone();
     py.detach(|| {
@@ -44,8 +49,14 @@ fn review_judge(py: Python<'_>, state: &PyState, request: &str, models: &PyModel
                 .iter()
                 .map(|v| action::from_json(&state.rules, v).map_err(CoreError::Invalid))
                 .collect::<Result<Vec<_>, _>>()?;
-            let readings =
-                judge(state, req.seat, &actions, &req.samples, req.last, req.turn, &req.weights, &models)?;
+            let judge = Judge {
+                seat: req.seat,
+                turn: req.turn,
+                last: req.last,
+                weights: &req.weights,
+                models: &models,
+            };
+            let readings = judge.readings(state, &actions, &req.samples)?;
             serde_json::to_string(&readings).map_err(|e| CoreError::Invalid(e.to_string()))
         })
     })
@@ -58,7 +69,8 @@ fn review_ends(py: Python<'_>, state: &PyState, request: &str) -> PyResult<bool>
     py.detach(|| {
         guard(|| {
             let req: EndsRequest = parse(request, "turn request")?;
-            let played = action::from_json(&state.rules, &req.played).map_err(CoreError::Invalid)?;
+            let played =
+                action::from_json(&state.rules, &req.played).map_err(CoreError::Invalid)?;
             ends_before_next_turn(state, req.seat, &played, req.sample, req.turn, &req.weights)
         })
     })

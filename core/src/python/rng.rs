@@ -5,7 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 /// CPython's `random.Random`, reproduced (see core/src/rng.rs).
-#[pyclass(name = "Random", module = "brass_stats._core")]
+#[pyclass(name = "Random", module = "brass_stats._core._native")]
 pub struct PyRng {
     inner: PyRandom,
 }
@@ -70,7 +70,7 @@ impl PyRng {
 }
 
 /// `brass_stats.engine.setup.SplitMix64`, reproduced.
-#[pyclass(name = "SplitMix64", module = "brass_stats._core")]
+#[pyclass(name = "SplitMix64", module = "brass_stats._core._native")]
 pub struct PySplitMix {
     inner: SplitMix64,
 }

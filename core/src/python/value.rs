@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use std::sync::OnceLock;
 
 /// A LightGBM model read from its text format (`lightgbm.Booster.model_to_string()`).
-#[pyclass(name = "Booster", frozen, module = "brass_stats._core")]
+#[pyclass(name = "Booster", frozen, module = "brass_stats._core._native")]
 pub struct PyBooster {
     inner: lightgbm::Booster,
 }
