@@ -17,6 +17,9 @@ from brass_stats.cli import main
 from brass_stats.engine.legal import legal_actions
 from brass_stats.engine.setup import SeededChance, new_game
 
+# the bots' tests run on both paths: the compiled core and the pure-Python reference (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("bot_path")
+
 
 def test_plain_names_make_the_registered_bots() -> None:
     assert isinstance(make_bot("random"), RandomBot)

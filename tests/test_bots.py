@@ -32,6 +32,9 @@ from brass_stats.engine.state import GameState
 from brass_stats.log.format import GameLog
 from brass_stats.validation import validate_file, validate_log
 
+# the bots' tests run on both paths: the compiled core and the pure-Python reference (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("bot_path")
+
 
 def final_state(log: GameLog) -> GameState:
     state = new_game(list(log.players), log.chance_source(), log.rules())

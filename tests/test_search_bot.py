@@ -23,6 +23,9 @@ from brass_stats.engine.legal import legal_actions
 from brass_stats.engine.state import GameState
 from brass_stats.rules_data import load_rules
 
+# the bots' tests run on both paths: the compiled core and the pure-Python reference (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("bot_path")
+
 TINY = 12  # simulations: enough to build a tree a few levels deep, quick enough for a test
 
 

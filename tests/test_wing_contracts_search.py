@@ -30,6 +30,9 @@ from brass_stats.engine.information import determinize, face_down_count, unseen_
 from brass_stats.engine.legal import legal_actions
 from brass_stats.engine.state import GameState
 
+# the bots' tests run on both paths: the compiled core and the pure-Python reference (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("bot_path")
+
 
 def sample_states(path: str) -> list[GameState]:
     """Every position of a sample game, from before its first action to its end."""
