@@ -20,3 +20,17 @@ def convert_golden(name: str) -> GameLog:
 @pytest.fixture(scope="session", params=GOLDEN_GAMES)
 def golden_log(request: pytest.FixtureRequest) -> GameLog:
     return convert_golden(request.param)
+
+
+@pytest.fixture(params=["core", "python"])
+def bot_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run a test twice, as CPython runs the tests of an accelerated module: once with the bots on the
+    compiled core, once on the pure-Python reference (``BRASS_STATS_CORE=python``). Test modules of the
+    bots opt in with ``pytestmark = pytest.mark.usefixtures("bot_path")``."""
+    from brass_stats.engine.compiled import SWITCH
+
+    if request.param == "python":
+        monkeypatch.setenv(SWITCH, "python")
+    else:
+        monkeypatch.delenv(SWITCH, raising=False)
+    return str(request.param)

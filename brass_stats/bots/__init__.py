@@ -22,11 +22,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from ..engine.actions import Action
+from ..engine.compiled import enabled as core_enabled
 from ..engine.legal import legal_actions
 from ..engine.setup import SeededChance, new_game
 from ..engine.state import GameState
 from ..engine.turn import apply_action
 from ..log.format import GameLog
+from .compiled import core_play
 
 
 class Agent(Protocol):
@@ -41,6 +43,10 @@ class RandomBot:
     """Uniform over action types first, then over that type's legal options."""
 
     name = "random"
+
+    def core_spec(self) -> dict[str, Any] | None:
+        """What the compiled core runs for this bot (see :mod:`brass_stats.bots.compiled`)."""
+        return {"kind": "random"}
 
     def choose(self, state: GameState, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         by_type: dict[str, list[Action]] = {}
@@ -57,10 +63,20 @@ def play_game(
     edition: str = "birmingham",
     options: Mapping[str, Any] | None = None,
 ) -> GameLog:
-    """Play one seeded game to the end; returns its log (seeded chance, every choice stated)."""
+    """Play one seeded game to the end; returns its log (seeded chance, every choice stated).
+
+    When every agent can be run by the compiled core (``core_spec()``), the whole game is played
+    there in one request: the same game, action for action (:mod:`brass_stats.bots.compiled`)."""
     names = list(names or [f"{a.name}-{i}" for i, a in enumerate(agents)])
     log = GameLog.new(names, seed=seed, edition=edition, options=dict(options or {}))
     state = new_game(names, SeededChance(seed), log.rules(), log.options)
+    if core_enabled():
+        specs = [getattr(a, "core_spec", lambda: None)() for a in agents]
+        if all(s is not None for s in specs):
+            played = core_play(state, specs, seed)  # type: ignore[arg-type]
+            if played is not None:
+                log.actions.extend(played)
+                return log
     rng = random.Random(seed)
     while not state.game_over:
         seat = state.current_player

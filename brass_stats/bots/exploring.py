@@ -8,8 +8,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from ..engine.actions import Action
 from ..engine.state import GameState
@@ -31,6 +33,10 @@ class ExploringBot:
         self.name = f"greedy-explore-{rate:g}"
         self.greedy = GreedyBot()
         self.random = RandomBot()
+
+    def core_spec(self) -> dict[str, Any] | None:
+        """What the compiled core runs for this bot (see :mod:`brass_stats.bots.compiled`)."""
+        return {"kind": "exploring", "rate": self.rate, "weights": dataclasses.asdict(self.greedy.weights)}
 
     def choose(self, state: GameState, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         if rng.random() < self.rate:

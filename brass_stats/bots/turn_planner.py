@@ -19,14 +19,18 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from ..engine.actions import Action
+from ..engine.compiled import enabled as core_enabled
 from ..engine.information import knowable
 from ..engine.legal import legal_actions as all_legal_actions
 from ..engine.state import GameState
 from ..engine.turn import apply_action
+from .compiled import core_choose
 from .greedy import GreedyBot, evaluate
 from .search.candidates import rank
 
@@ -43,7 +47,16 @@ class TurnPlanner:
         self.greedy = greedy or GreedyBot()
         self.candidates = candidates
 
+    def core_spec(self) -> dict[str, Any] | None:
+        """What the compiled core runs for this bot (see :mod:`brass_stats.bots.compiled`)."""
+        return {"kind": "planner", "weights": dataclasses.asdict(self.greedy.weights), "candidates": self.candidates}
+
     def choose(self, state: GameState, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        if core_enabled() and len(legal_actions) > 1:
+            spec = self.core_spec()
+            chosen = None if spec is None else core_choose(state, spec, legal_actions, rng)
+            if chosen is not None:
+                return chosen
         seat = state.current_player
         assert seat is not None  # a game in play has a player to move
         if state.phase != "actions" or state.actions_per_turn() - state.actions_this_turn < 2 or len(legal_actions) < 2:

@@ -181,6 +181,139 @@ impl Action {
     }
 }
 
+impl Action {
+    /// A hash of [`Action::board_key`] without making the key (equal keys, equal hashes).
+    pub fn board_hash(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        std::mem::discriminant(self).hash(&mut h);
+        match self {
+            Action::Build {
+                player,
+                industry,
+                slot,
+                coal,
+                iron,
+                second_card,
+                ..
+            } => (player, industry, slot, coal, iron, second_card.is_some()).hash(&mut h),
+            Action::Network {
+                player,
+                links,
+                coal,
+                beer,
+                ..
+            } => (player, links, coal, beer).hash(&mut h),
+            Action::Develop {
+                player,
+                industries,
+                iron,
+                ..
+            } => (player, industries, iron).hash(&mut h),
+            Action::Sell { player, sales, .. } => (player, sales).hash(&mut h),
+            Action::Loan { player, amount, .. } => (player, amount).hash(&mut h),
+            Action::Scout { .. } => {}
+            Action::Pass { player, .. } => player.hash(&mut h),
+            Action::Shortfall { player, tiles } => (player, tiles).hash(&mut h),
+        }
+        h.finish()
+    }
+
+    /// Whether two actions have the same [`Action::board_key`] (without making the keys).
+    pub fn same_board(&self, other: &Action) -> bool {
+        use Action as A;
+        match (self, other) {
+            (
+                A::Build {
+                    player: p,
+                    industry: i,
+                    slot: s,
+                    coal: c,
+                    iron: r,
+                    second_card: d,
+                    ..
+                },
+                A::Build {
+                    player: p2,
+                    industry: i2,
+                    slot: s2,
+                    coal: c2,
+                    iron: r2,
+                    second_card: d2,
+                    ..
+                },
+            ) => p == p2 && i == i2 && s == s2 && c == c2 && r == r2 && d.is_some() == d2.is_some(),
+            (
+                A::Network {
+                    player: p,
+                    links: l,
+                    coal: c,
+                    beer: b,
+                    ..
+                },
+                A::Network {
+                    player: p2,
+                    links: l2,
+                    coal: c2,
+                    beer: b2,
+                    ..
+                },
+            ) => p == p2 && l == l2 && c == c2 && b == b2,
+            (
+                A::Develop {
+                    player: p,
+                    industries: i,
+                    iron: r,
+                    ..
+                },
+                A::Develop {
+                    player: p2,
+                    industries: i2,
+                    iron: r2,
+                    ..
+                },
+            ) => p == p2 && i == i2 && r == r2,
+            (
+                A::Sell {
+                    player: p,
+                    sales: s,
+                    ..
+                },
+                A::Sell {
+                    player: p2,
+                    sales: s2,
+                    ..
+                },
+            ) => p == p2 && s == s2,
+            (
+                A::Loan {
+                    player: p,
+                    amount: a,
+                    ..
+                },
+                A::Loan {
+                    player: p2,
+                    amount: a2,
+                    ..
+                },
+            ) => p == p2 && a == a2,
+            (A::Scout { .. }, A::Scout { .. }) => true,
+            (A::Pass { player: p, .. }, A::Pass { player: p2, .. }) => p == p2,
+            (
+                A::Shortfall {
+                    player: p,
+                    tiles: t,
+                },
+                A::Shortfall {
+                    player: p2,
+                    tiles: t2,
+                },
+            ) => p == p2 && t == t2,
+            _ => false,
+        }
+    }
+}
+
 // -- the log format's JSON objects -------------------------------------------------------------
 
 fn src_json(rules: &Rules, s: Src) -> Value {

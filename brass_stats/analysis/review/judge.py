@@ -27,6 +27,7 @@ from typing import Any
 
 from ...bots.greedy import GreedyBot
 from ...bots.search import SearchBot
+from ...bots.search.evaluation import StakeLeaf, WinLeaf
 from ...bots.turn_planner import TurnPlanner
 from ...bots.value import WinProbabilityModel, default_model
 from ...bots.value.final_vp import FinalVpModel, default_final_vp_model, margins
@@ -104,24 +105,19 @@ class Reviewer:
         self.final_vp = final_vp or default_final_vp_model()
         self.greedy = GreedyBot()
         self.planner = TurnPlanner(self.greedy)
-        self.bot = SearchBot(simulations=simulations, leaf=self._leaf, greedy=self.greedy)
+        self.bot = SearchBot(simulations=simulations, leaf=WinLeaf(self.model), greedy=self.greedy)
         # the second opinion on an action about to be labelled: a search of twice the budget whose leaves
         # are the expected final VP, so that its values are in the judge's units
         self.deep = SearchBot(simulations=DEEP_FACTOR * simulations, leaf=self.final_vp.predict, greedy=self.greedy)
         # ... and on a chance of winning given away: the same search, each seat valuing its expected VP plus
         # its chance of winning at the label's rate
-        self.deep_win = SearchBot(simulations=DEEP_FACTOR * simulations, leaf=self._stake_leaf, greedy=self.greedy)
+        self.deep_win = SearchBot(
+            simulations=DEEP_FACTOR * simulations,
+            leaf=StakeLeaf(self.final_vp, self.model, WIN_VP_PER_PLAYER),
+            greedy=self.greedy,
+        )
         self.simulations = simulations
         self.seed = seed
-
-    def _leaf(self, state: GameState) -> tuple[float, ...]:
-        return tuple(self.model.predict(state))
-
-    def _stake_leaf(self, state: GameState) -> tuple[float, ...]:
-        stake = WIN_VP_PER_PLAYER * state.num_players
-        return tuple(
-            v + stake * w for v, w in zip(self.final_vp.predict(state), self.model.predict(state), strict=True)
-        )
 
     def review(self, index: int) -> ActionReview:
         r = self.replay

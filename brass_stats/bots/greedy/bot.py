@@ -48,8 +48,10 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ...engine.actions import Action, Develop, Network, Scout
+from ...engine.compiled import enabled as core_enabled
 from ...engine.state import GameState
 from ...engine.turn import apply_action
+from ..compiled import core_choose
 from .evaluation import SCOUT_GAIN, card_values
 from .fast_evaluation import Evaluator
 from .grouping import cap_sells, group_by_board
@@ -64,9 +66,18 @@ class GreedyBot:
     def __init__(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.weights = weights
 
+    def core_spec(self) -> dict[str, Any] | None:
+        """What the compiled core runs for this bot (see :mod:`brass_stats.bots.compiled`)."""
+        return {"kind": "greedy", "weights": dataclasses.asdict(self.weights)}
+
     def choose(self, state: GameState, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         if len(legal_actions) == 1:
             return legal_actions[0]
+        if core_enabled():
+            spec = self.core_spec()
+            chosen = None if spec is None else core_choose(state, spec, legal_actions, rng)
+            if chosen is not None:
+                return chosen
         seat = state.current_player
         assert seat is not None
         w = self.weights

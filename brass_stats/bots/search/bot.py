@@ -33,15 +33,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...engine.actions import Action
+from ...engine.compiled import enabled as core_enabled
 from ...engine.information import attempt, determinize, knowable
 from ...engine.legal import legal_actions as all_legal_actions
 from ...engine.scoring import win_shares
 from ...engine.state import GameState
 from ...engine.turn import apply_action
 from ...errors import IllegalAction
+from ..compiled import core_search
 from ..greedy import GreedyBot, board_key
 from .candidates import Candidate, rank
-from .evaluation import LeafEvaluator, SoftmaxLeaf
+from .evaluation import LeafEvaluator, SoftmaxLeaf, leaf_spec
 from .tree import Node, select, widen
 
 
@@ -138,6 +140,25 @@ class SearchBot:
     def __repr__(self) -> str:
         return f"SearchBot({self.config})"
 
+    def core_spec(self) -> dict[str, Any] | None:
+        """What the compiled core runs for this bot (see :mod:`brass_stats.bots.compiled`): None when
+        its leaf is a Python callable the core cannot run."""
+        leaf = leaf_spec(self.leaf)
+        if leaf is None:
+            return None
+        leaf = dict(leaf)
+        models = leaf.pop("models", {})
+        if leaf.pop("weights", None) not in (None, dataclasses.asdict(self.greedy.weights)):
+            return None  # a softmax leaf on other weights than the ranking's
+        config = dataclasses.asdict(self.config)
+        return {
+            "kind": "search",
+            "config": config,
+            "weights": dataclasses.asdict(self.greedy.weights),
+            "leaf": leaf,
+            "models": models,
+        }
+
     def choose(self, state: GameState, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         if len(legal_actions) == 1:
             return legal_actions[0]
@@ -158,11 +179,45 @@ class SearchBot:
         seat = state.current_player
         if seat is None:
             raise ValueError("the game is over: nobody is to move")
+        if legal_actions is not None and not legal_actions:
+            raise ValueError("no legal action to search")
+        seed = (rng or random.Random(0)).getrandbits(64)
+        if core_enabled():
+            found = self._core_analyse(state, legal_actions, seed, force)
+            if found is not None:
+                return found
         legal = list(all_legal_actions(state) if legal_actions is None else legal_actions)
         if not legal:
             raise ValueError("no legal action to search")
-        seed = (rng or random.Random(0)).getrandbits(64)
         return _Search(self, state, seat, legal, random.Random(seed), force).run()
+
+    def _core_analyse(
+        self, state: GameState, legal: Sequence[Action] | None, seed: int, force: Sequence[Action]
+    ) -> SearchResult | None:
+        """The same search run by the compiled core (None: not a search the core runs)."""
+        spec = self.core_spec()
+        found = None if spec is None else core_search(state, spec, seed, legal, force)
+        if found is None:
+            return None
+        stats = tuple(
+            ActionStats(
+                s["action"],
+                s["visits"],
+                tuple(s["value"]),
+                float("-inf") if s["score"] is None else s["score"],
+                s["rank"],
+            )
+            for s in found["actions"]
+        )
+        return SearchResult(
+            found["seat"],
+            stats[0].action,
+            stats,
+            found["simulations"],
+            found["seconds"],
+            tuple(found["value"]),
+            found["recovered"],
+        )
 
 
 class _Search:

@@ -10,12 +10,15 @@ always scored by its result (:func:`~brass_stats.engine.scoring.win_shares`), wh
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ...engine.scoring import win_shares
 from ...engine.state import GameState
 from ..greedy import GreedyBot, evaluate, resource_demand
+from ..value import FinalVpModel, WinProbabilityModel
 
 LeafEvaluator = Callable[[GameState], Sequence[float]]
 """One value per seat (in seat order) of a position: win probabilities, or any score in [0, 1]."""
@@ -75,7 +78,71 @@ class SoftmaxLeaf:
         estimates = [evaluate(state, seat, w, demand=demand) for seat in range(state.num_players)]
         return softmax(estimates, self.temperature(state))
 
+    def core_spec(self) -> dict[str, Any] | None:
+        """The leaf as the compiled core runs it (None: estimates the core cannot compute)."""
+        spec: dict[str, Any] = {"kind": "softmax", "start": self.start, "end": self.end}
+        if self.estimates is None:
+            return {**spec, "estimates": "greedy", "weights": dataclasses.asdict(self.weights)}
+        owner = getattr(self.estimates, "__self__", None)
+        if type(owner) is FinalVpModel and getattr(self.estimates, "__func__", None) is FinalVpModel.predict:
+            return {**spec, "estimates": "final_vp", "models": {"final_vp": owner}}
+        return None
+
     def __repr__(self) -> str:
         if self.start == self.end:
             return f"SoftmaxLeaf(temperature={self.start})"
         return f"SoftmaxLeaf(start={self.start}, end={self.end})"
+
+
+class WinLeaf:
+    """Each seat's chance of winning by a win-probability model (a finished game: its result)."""
+
+    def __init__(self, model: WinProbabilityModel) -> None:
+        self.model = model
+
+    def __call__(self, state: GameState) -> tuple[float, ...]:
+        return tuple(self.model.predict(state))
+
+    def core_spec(self) -> dict[str, Any] | None:
+        """The leaf as the compiled core runs it (None: a model class the core does not know)."""
+        if type(self.model) is not WinProbabilityModel:
+            return None
+        return {"kind": "win", "models": {"win": self.model}}
+
+
+class StakeLeaf:
+    """Each seat's expected final VP plus its chance of winning valued at ``per_player`` VP a player
+    (the review's deeper check of a chance of winning given away)."""
+
+    def __init__(self, final_vp: FinalVpModel, model: WinProbabilityModel, per_player: float) -> None:
+        self.final_vp = final_vp
+        self.model = model
+        self.per_player = per_player
+
+    def __call__(self, state: GameState) -> tuple[float, ...]:
+        stake = self.per_player * state.num_players
+        return tuple(
+            v + stake * w for v, w in zip(self.final_vp.predict(state), self.model.predict(state), strict=True)
+        )
+
+    def core_spec(self) -> dict[str, Any] | None:
+        """The leaf as the compiled core runs it (None: a model class the core does not know)."""
+        if type(self.model) is not WinProbabilityModel or type(self.final_vp) is not FinalVpModel:
+            return None
+        models = {"win": self.model, "final_vp": self.final_vp}
+        return {"kind": "stake", "per_player": self.per_player, "models": models}
+
+
+def leaf_spec(leaf: LeafEvaluator) -> dict[str, Any] | None:
+    """How the compiled core runs a leaf evaluator: its ``core_spec()``, or a shipped model class's
+    ``predict`` given as the leaf; None for any other callable (the search then runs in Python)."""
+    spec = getattr(leaf, "core_spec", None)
+    if callable(spec):
+        found: dict[str, Any] | None = spec()
+        return found
+    owner, func = getattr(leaf, "__self__", None), getattr(leaf, "__func__", None)
+    if type(owner) is WinProbabilityModel and func is WinProbabilityModel.predict:
+        return {"kind": "win", "models": {"win": owner}}
+    if type(owner) is FinalVpModel and func is FinalVpModel.predict:
+        return {"kind": "final_vp", "models": {"final_vp": owner}}
+    return None

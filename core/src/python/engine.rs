@@ -85,6 +85,12 @@ impl PyState {
         self.inner.game_over()
     }
 
+    /// How many legal actions the player to move has (the bots' calls send a caller's list only
+    /// when it is not the engine's own).
+    fn legal_count(&self) -> PyResult<usize> {
+        guard(|| Ok(legal::legal_actions(&self.inner).len()))
+    }
+
     /// Every legal action of the player to move, as a JSON list of log-format actions.
     fn legal_actions(&self) -> PyResult<String> {
         guard(|| {

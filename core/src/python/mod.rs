@@ -12,6 +12,8 @@ use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+mod bench;
+mod bots;
 mod engine;
 mod greedy;
 mod rng;
@@ -54,6 +56,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CoreError", m.py().get_type::<CoreError>())?;
     m.add("CoreUnsupported", m.py().get_type::<CoreUnsupported>())?;
     engine::register(m)?;
+    bots::register(m)?;
+    bench::register(m)?;
     greedy::register(m)?;
     rng::register(m)?;
     value::register(m)?;
