@@ -3,18 +3,26 @@
 //!
 //! The legal actions are grouped by the board they lead to (`grouping`); the first action of each
 //! group is applied and its result evaluated without the hand term, with the resource demand of
-//! the state to move; each action then adds the hand term of the cards it keeps. The reference
-//! scores some Develops and Networks from another group's result instead of applying them
-//! (`board_values`); those shortcuts give the very floats applying each gives (the reference's
-//! tests/test_greedy_evaluator.py holds them equal), and where a Network ends an era the
-//! reference applies each one too, so applying every group's first action is the same decision.
+//! the state to move; each action then adds the hand term of the cards it keeps.
+//!
+//! As in the reference's `board_values`, Develops with the same stated iron sources are applied
+//! once: their results differ only in the seat's mat (the engine reads a mat only to build and
+//! develop, and a Develop's iron and cost do not depend on the industries), so the others are
+//! scored from that result with their own mat. The reference scores Networks with the same coal
+//! and beer sources from one result too (but applies each one that ends an era): that shortcut
+//! gives the floats applying each gives, so here each Network is applied.
 
-use super::evaluation::{card_values, evaluate, resource_demand, CardValues, SCOUT_GAIN};
-use super::grouping::{cap_sells, group_by_board};
-use super::Weights;
-use crate::action::Action;
+use super::evaluation::{
+    best_opponent, card_values, evaluate, explain, horizon, mat_term, resource_demand, CardValues,
+    Horizon, SCOUT_GAIN,
+};
+use super::grouping::{cap_sells, group_by_board, Groups};
+use super::{Terms, Weights};
+use crate::action::{Action, Srcs};
 use crate::engine::apply_action;
 use crate::rng::PyRandom;
+use crate::rules::{Ind, Rules};
+use crate::state::Mat;
 use crate::state::State;
 use crate::CoreResult;
 
@@ -51,18 +59,14 @@ impl GreedyBot {
             .hand
             .iter()
             .fold(0.0, |acc, &c| acc + values.get(c));
-        let demand = resource_demand(state, w);
+        let boards = board_values(state, seat, legal, &groups, w)?;
         let mut best: Vec<usize> = Vec::new();
         let mut best_value = f64::NEG_INFINITY;
         // card values are >= 0, so no action of a group scores above its board value with the hand
         // kept whole: a group whose bound is below the best by more than the tie margin changes nothing
         let bounded = w.hand >= 0.0;
-        let mut after = state.clone();
-        for variants in &groups {
+        for (variants, &board) in groups.iter().zip(&boards) {
             let first = &legal[variants[0]];
-            after.clone_from(state);
-            apply_action(&mut after, first)?;
-            let board = evaluate(&after, seat, w, false, Some(demand));
             let scout = matches!(first, Action::Scout { .. });
             let gain = if scout { SCOUT_GAIN } else { 0.0 };
             if bounded && board + w.hand * (kept + gain) <= best_value - TIE {
@@ -91,6 +95,94 @@ impl GreedyBot {
             1 => best[0],
             n => best[rng.choice(n)],
         })
+    }
+}
+
+/// A Develop applied: the terms of its result for the seat (but the mat's), and the best
+/// opponent's value there.
+struct DevelopProbe {
+    iron: Srcs,
+    state: State,
+    horizon: Horizon,
+    terms: Terms,
+    others: Option<f64>,
+}
+
+/// `board_values(state, seat, groups, Evaluator(state, w))`: the value (without the hand term,
+/// with the demand of `state`) of the state each group's first action leads to, in order.
+pub fn board_values(
+    state: &State,
+    seat: u8,
+    legal: &[Action],
+    groups: &Groups,
+    w: &Weights,
+) -> CoreResult<Vec<f64>> {
+    let demand = resource_demand(state, w);
+    let mut out = Vec::with_capacity(groups.len());
+    let mut probes: Vec<DevelopProbe> = Vec::new(); // by stated iron sources, few
+    let mut after = state.clone();
+    for variants in groups {
+        let first = &legal[variants[0]];
+        if let Action::Develop {
+            industries,
+            iron: Some(iron),
+            ..
+        } = first
+        {
+            let i = match probes.iter().position(|p| &p.iron == iron) {
+                Some(i) => i,
+                None => {
+                    let mut probe = state.clone();
+                    apply_action(&mut probe, first)?;
+                    probes.push(DevelopProbe {
+                        iron: iron.clone(),
+                        horizon: horizon(&probe, seat as usize),
+                        terms: explain(&probe, seat, w, false, Some(demand)),
+                        others: best_opponent(&probe, seat, w, false, demand),
+                        state: probe,
+                    });
+                    probes.len() - 1
+                }
+            };
+            let base_mat = &state.players[seat as usize].mat;
+            out.push(develop_value(&probes[i], base_mat, industries, w));
+            continue;
+        }
+        after.clone_from(state);
+        apply_action(&mut after, first)?;
+        out.push(evaluate(&after, seat, w, false, Some(demand)));
+    }
+    Ok(out)
+}
+
+/// `Evaluator.develop_value`: the value of the result of a Develop of `industries` from a probe
+/// (another Develop with the same iron): the probe's terms with the mat the base's less the
+/// lowest tile of each industry developed.
+fn develop_value(probe: &DevelopProbe, base_mat: &Mat, industries: &[Ind], w: &Weights) -> f64 {
+    let mut own = if probe.state.game_over() {
+        probe.terms.total() // the mat counts for nothing
+    } else {
+        let mut mat = *base_mat;
+        for &industry in industries {
+            take_lowest(&probe.state.rules, &mut mat, industry);
+        }
+        let terms = Terms {
+            mat: mat_term(&probe.state, &probe.horizon, w, &mat),
+            ..probe.terms.clone()
+        };
+        terms.total()
+    };
+    if let Some(others) = probe.others {
+        own -= w.opponents * others;
+    }
+    own
+}
+
+/// `Player.take_from_mat(industry)` on a mat: the lowest tile of the industry off it.
+fn take_lowest(rules: &Rules, mat: &mut Mat, industry: Ind) {
+    let n = rules.levels[industry as usize].len();
+    if let Some(count) = mat[industry as usize][..n].iter_mut().find(|c| **c > 0) {
+        *count -= 1;
     }
 }
 

@@ -368,7 +368,6 @@ pub fn explain(
     let near = w.spend_per_action * py_min(h.own_actions_game, w.near_actions);
     let hoard = w.money_hoard * py_min(1.0, h.own_actions_game / w.near_actions);
     let discounted = w.discount * (1.0 - w.discount.powf(h.payouts as f64)) / (1.0 - w.discount);
-    let blocked = blocked_in_mat(rules, state.era, &p.mat);
     Terms {
         vp: p.vp as f64,
         pending: (link_vp + tile_vp) as f64,
@@ -382,7 +381,7 @@ pub fn explain(
             * level_at(&rules.income_levels, tiles.expected_space)
             * discounted,
         risk: risk(w, p.money as i64, level, h.payouts),
-        mat: -w.develop * blocked as f64 * py_min(1.0, h.own_actions_game / 8.0),
+        mat: mat_term(state, &h, w, &p.mat),
         hand: include_hand.then(|| w.hand * hand_value(state, seat)),
         tie_break: None,
     }
@@ -429,25 +428,45 @@ pub fn evaluate(
 ) -> f64 {
     let demand = demand.unwrap_or_else(|| resource_demand(state, w));
     let mut own = explain(state, seat, w, include_hand, Some(demand)).total();
-    if w.opponents != 0.0 && !state.game_over() {
-        let mut best: Option<f64> = None;
-        for other in 0..state.num_players() as u8 {
-            if other != seat {
-                let v = explain(state, other, w, include_hand, Some(demand)).total();
-                best = Some(match best {
-                    Some(b) => py_max(b, v),
-                    None => v,
-                });
-            }
-        }
-        if let Some(b) = best {
-            own -= w.opponents * b;
-        }
+    if let Some(best) = best_opponent(state, seat, w, include_hand, demand) {
+        own -= w.opponents * best;
     }
     own
 }
 
+/// The best opponent's value, which `evaluate` weighs by `w.opponents` (None when it weighs
+/// nothing: no weight, or the game is over).
+pub fn best_opponent(
+    state: &State,
+    seat: u8,
+    w: &Weights,
+    include_hand: bool,
+    demand: f64,
+) -> Option<f64> {
+    if w.opponents == 0.0 || state.game_over() {
+        return None;
+    }
+    let mut best: Option<f64> = None;
+    for other in 0..state.num_players() as u8 {
+        if other != seat {
+            let v = explain(state, other, w, include_hand, Some(demand)).total();
+            // max(): the first of equal values, a later one only when greater
+            best = Some(match best {
+                Some(b) => py_max(b, v),
+                None => v,
+            });
+        }
+    }
+    best
+}
+
 // -- the mat ------------------------------------------------------------------------------------
+
+/// The mat term of `explain` for a seat whose horizon is `h`, with the mat `mat`.
+pub fn mat_term(state: &State, h: &Horizon, w: &Weights, mat: &crate::state::Mat) -> f64 {
+    let blocked = blocked_in_mat(&state.rules, state.era, mat);
+    -w.develop * blocked as f64 * py_min(1.0, h.own_actions_game / 8.0)
+}
 
 /// `blocked_in_mat(rules, era, mat)`: mat tiles in front of better ones, over every industry.
 pub fn blocked_in_mat(rules: &Rules, era: Era, mat: &crate::state::Mat) -> i32 {
