@@ -8,22 +8,23 @@
 //! As in the reference's `board_values`, Develops with the same stated iron sources are applied
 //! once: their results differ only in the seat's mat (the engine reads a mat only to build and
 //! develop, and a Develop's iron and cost do not depend on the industries), so the others are
-//! scored from that result with their own mat. The reference scores Networks with the same coal
-//! and beer sources from one result too (but applies each one that ends an era): that shortcut
-//! gives the floats applying each gives, so here each Network is applied.
+//! scored from that result with their own mat. Networks with as many links and the same stated
+//! coal and beer sources lead to states that differ only in which links were placed (the cubes,
+//! barrels and money they take do not depend on the links once their sources are stated): one is
+//! applied and the others are scored from its result with their own links, unless it ends an era
+//! (whose scoring counts the links: each one is applied then).
 
 use super::evaluation::{
-    best_opponent, card_values, evaluate, explain, horizon, mat_term, resource_demand, CardValues,
-    Horizon, SCOUT_GAIN,
+    best_opponent, card_values, evaluate, explain_with, horizon, mat_term, resource_demand,
+    BoardView, CardValues, Horizon, SCOUT_GAIN,
 };
 use super::grouping::{cap_sells, group_by_board, Groups};
 use super::{Terms, Weights};
-use crate::action::{Action, Srcs};
+use crate::action::{Action, Src, Srcs};
 use crate::engine::apply_action;
 use crate::rng::PyRandom;
-use crate::rules::{Ind, Rules};
-use crate::state::Mat;
-use crate::state::State;
+use crate::rules::{Ind, LinkId, Rules};
+use crate::state::{Mat, State, NO_OWNER};
 use crate::CoreResult;
 
 /// Two values closer than this are a tie.
@@ -120,9 +121,37 @@ pub fn board_values(
     let demand = resource_demand(state, w);
     let mut out = Vec::with_capacity(groups.len());
     let mut probes: Vec<DevelopProbe> = Vec::new(); // by stated iron sources, few
+    let mut networks: Vec<NetworkProbe> = Vec::new(); // by links, coal and beer, few
     let mut after = state.clone();
     for variants in groups {
         let first = &legal[variants[0]];
+        if let Action::Network {
+            links, coal, beer, ..
+        } = first
+        {
+            if sources_stated(state, links.len(), coal, beer) {
+                let key = (links.len(), coal.clone(), *beer);
+                let i = match networks.iter().position(|p| p.key == key) {
+                    Some(i) => i,
+                    None => {
+                        let mut probe = state.clone();
+                        apply_action(&mut probe, first)?;
+                        // links are scored at the end of an era: then the links make the score
+                        let scored = probe.era != state.era || probe.game_over();
+                        networks.push(NetworkProbe {
+                            key,
+                            state: (!scored).then_some(probe),
+                        });
+                        networks.len() - 1
+                    }
+                };
+                if let Some(probe) = &mut networks[i].state {
+                    relink(probe, state.link_order.len(), links, seat);
+                    out.push(evaluate(probe, seat, w, false, Some(demand)));
+                    continue;
+                }
+            }
+        }
         if let Action::Develop {
             industries,
             iron: Some(iron),
@@ -134,11 +163,12 @@ pub fn board_values(
                 None => {
                     let mut probe = state.clone();
                     apply_action(&mut probe, first)?;
+                    let view = BoardView::of(&probe);
                     probes.push(DevelopProbe {
                         iron: iron.clone(),
                         horizon: horizon(&probe, seat as usize),
-                        terms: explain(&probe, seat, w, false, Some(demand)),
-                        others: best_opponent(&probe, seat, w, false, demand),
+                        terms: explain_with(&probe, &view, seat, w, false, Some(demand)),
+                        others: best_opponent(&probe, &view, seat, w, false, demand),
                         state: probe,
                     });
                     probes.len() - 1
@@ -153,6 +183,35 @@ pub fn board_values(
         out.push(evaluate(&after, seat, w, false, Some(demand)));
     }
     Ok(out)
+}
+
+/// A Network applied, whose result takes the links of the others with the same key instead
+/// (None: it ends an era or the game, and each one is applied).
+struct NetworkProbe {
+    key: (usize, Option<Srcs>, Option<Src>),
+    state: Option<State>,
+}
+
+/// `_sources_stated`: whether every coal and beer source of a Network of `n` links is stated (as
+/// in every legal action).
+fn sources_stated(state: &State, n: usize, coal: &Option<Srcs>, beer: &Option<Src>) -> bool {
+    if state.canal() {
+        return coal.is_none() && beer.is_none();
+    }
+    let beer_needed = n == 2 && state.rules.double_rail_beer != 0;
+    coal.as_ref().is_some_and(|c| c.len() == n) && beer.is_some() == beer_needed
+}
+
+/// The links placed after the first `keep` replaced by `links` of `seat`, placed in their order.
+fn relink(state: &mut State, keep: usize, links: &[LinkId], seat: u8) {
+    while state.link_order.len() > keep {
+        if let Some(l) = state.link_order.pop() {
+            state.link_owner[l as usize] = NO_OWNER;
+        }
+    }
+    for &l in links {
+        state.add_link(l, seat);
+    }
 }
 
 /// `Evaluator.develop_value`: the value of the result of a Develop of `industries` from a probe

@@ -4,7 +4,6 @@
 use crate::action::Action;
 use crate::state::State;
 use rustc_hash::FxHashMap;
-use std::collections::hash_map::Entry;
 use std::hash::{Hash, Hasher};
 
 /// Groups of actions, each a list of indexes into the actions grouped.
@@ -31,18 +30,27 @@ impl Hash for BoardKey<'_> {
 /// `group_by_board(actions)`: the actions by `Action::board_key`, the groups and the actions in
 /// them in the order given (first seen first).
 pub fn group_by_board(actions: &[Action]) -> Groups {
-    let mut groups: Groups = Vec::new();
+    // each action's group first, then the groups at their exact sizes (one allocation each)
+    let mut of: Vec<u32> = Vec::with_capacity(actions.len());
+    let mut sizes: Vec<usize> = Vec::new();
     // only looked up, never iterated: the order is the groups' own
-    let mut index: FxHashMap<BoardKey, usize> =
+    let mut index: FxHashMap<BoardKey, u32> =
         FxHashMap::with_capacity_and_hasher(actions.len(), Default::default());
     for (i, a) in actions.iter().enumerate() {
-        match index.entry(BoardKey(a)) {
-            Entry::Occupied(e) => groups[*e.get()].push(i),
-            Entry::Vacant(e) => {
-                e.insert(groups.len());
-                groups.push(vec![i]);
-            }
-        }
+        // most actions follow one with the same board (the legal list varies the card innermost)
+        let g = match of.last() {
+            Some(&prev) if actions[i - 1].same_board(a) => prev,
+            _ => *index.entry(BoardKey(a)).or_insert_with(|| {
+                sizes.push(0);
+                (sizes.len() - 1) as u32
+            }),
+        };
+        sizes[g as usize] += 1;
+        of.push(g);
+    }
+    let mut groups: Groups = sizes.iter().map(|&n| Vec::with_capacity(n)).collect();
+    for (i, &g) in of.iter().enumerate() {
+        groups[g as usize].push(i);
     }
     groups
 }
