@@ -4,9 +4,11 @@ Held equal, with ``==`` on floats:
 
 * the core's ``Booster`` (its own reader of LightGBM's text format) and ``lightgbm.Booster.predict``
   (``num_threads=1``, and ``raw_score=True``), on both shipped models: every seat's row of positions
-  from played games (both editions, 2-4 players, random and greedy play), then Hypothesis-drawn rows
-  (each feature at a split threshold of the model or a float beside it, zeros of both signs, values
-  inside LightGBM's zero threshold, huge values, infinities; never NaN, which no feature can be);
+  from played games (both editions, 2-4 players, random and greedy play), the same rows with a third
+  of their values moved onto a split threshold of the model or the float beside it (about 30,000
+  rows), then Hypothesis-drawn rows (each feature at or beside a threshold, zeros of both signs,
+  values inside LightGBM's zero threshold, huge values, infinities, any float; never NaN, which no
+  feature can be);
 * the same on small models trained here with what the shipped ones lack: NaN and zero missing
   values (NaN rows then), a binary objective with a sigmoid parameter; models the core does not
   implement (categorical splits) are refused;
@@ -143,11 +145,11 @@ def feature_value(near: list[float]) -> st.SearchStrategy[float]:
 
 
 def drawn_rows(name: str) -> st.SearchStrategy[list[tuple[float, ...]]]:
-    return st.lists(st.tuples(*(feature_value(t) for t in thresholds(name))), min_size=1, max_size=100)
+    return st.lists(st.tuples(*(feature_value(t) for t in thresholds(name))), min_size=1, max_size=30)
 
 
 ROWS = settings(
-    max_examples=250, derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    max_examples=200, derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck)
 )
 
 
@@ -161,6 +163,24 @@ def test_predictions_of_drawn_rows_equal_lightgbm(name: str) -> None:
         assert_same_predictions(name, np.array(rows, dtype=np.float64))
 
     check()
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_predictions_of_rows_beside_the_thresholds_equal_lightgbm(name: str) -> None:
+    # the played rows four times over, about a third of their values moved onto a split threshold
+    # of the model, the float below it or the float above it, or a special value
+    rng = np.random.default_rng(11)
+    rows = np.repeat(position_rows(), 4, axis=0)
+    for f, near in enumerate(thresholds(name)):
+        at = np.nonzero(rng.random(len(rows)) < 0.35)[0]
+        if near and len(at):
+            picked = np.array(near)[rng.integers(0, len(near), len(at))]
+            side = rng.choice([-math.inf, 0.0, math.inf], len(at))
+            rows[at, f] = np.where(side == 0.0, picked, np.nextafter(picked, side))
+        at = np.nonzero(rng.random(len(rows)) < 0.03)[0]
+        rows[at, f] = rng.choice(SPECIAL, len(at))
+    assert len(rows) > 25000
+    assert_same_predictions(name, rows)
 
 
 def small_model(missing: str, objective: dict, categorical: bool = False) -> str:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import random
 import statistics
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ...bots.greedy import GreedyBot
@@ -40,6 +40,7 @@ from ...engine.turn import apply_action
 from ...log.format import GameLog
 from ...replay import Replay, replay
 from ...replay.notation import describe_action
+from .compiled import CoreJudge
 from .judgement import label, margin_label
 from .records import ActionReview
 from .seeds import action_seed
@@ -65,6 +66,32 @@ END_SAMPLES = 8
 
 
 Vector = tuple[float, ...]
+
+
+class Sample:
+    """A sample of the cards the mover cannot see, from its seed, and the seed of the rest of the mover's
+    turn in it. It unpacks as ``(world, turn_seed)``; the world is dealt on first use (the compiled core
+    deals its own from the seed)."""
+
+    __slots__ = ("state", "seat", "seed", "turn_seed", "_world")
+
+    def __init__(self, state: GameState, seat: int, seed: int, turn_seed: int) -> None:
+        self.state, self.seat, self.seed, self.turn_seed = state, seat, seed, turn_seed
+        self._world: GameState | None = None
+
+    @property
+    def world(self) -> GameState:
+        if self._world is None:
+            self._world = determinize(self.state, self.seat, random.Random(self.seed))
+        return self._world
+
+    @property
+    def seeds(self) -> tuple[int, int]:
+        return self.seed, self.turn_seed
+
+    def __iter__(self) -> Iterator[Any]:
+        yield self.world
+        yield self.turn_seed
 
 
 def mean_vector(vectors: Sequence[Sequence[float]]) -> Vector:
@@ -118,6 +145,7 @@ class Reviewer:
         )
         self.simulations = simulations
         self.seed = seed
+        self.core = CoreJudge(self.model, self.final_vp, self.greedy.weights, policy)
 
     def review(self, index: int) -> ActionReview:
         r = self.replay
@@ -228,20 +256,21 @@ class Reviewer:
             "vp_after": mean_vector([v for _, v in readings]),
         }
 
-    def _world(self, state: GameState, seat: int, rng: random.Random) -> tuple[GameState, int]:
+    def _world(self, state: GameState, seat: int, rng: random.Random) -> Sample:
         """A sample of the cards ``seat`` cannot see, and the seed of the rest of its turn in it."""
-        return determinize(state, seat, random.Random(rng.getrandbits(64))), rng.getrandbits(64)
+        seed = rng.getrandbits(64)
+        return Sample(state, seat, seed, rng.getrandbits(64))
 
-    def _worlds(
-        self, state: GameState, seat: int, played: Action, rng: random.Random
-    ) -> tuple[list[tuple[GameState, int]], bool]:
+    def _worlds(self, state: GameState, seat: int, played: Action, rng: random.Random) -> tuple[list[Sample], bool]:
         """The samples of the hidden cards an action is judged on, and whether the game ends before the
         mover moves again (public: the round clock), in which case there are :data:`END_SAMPLES`."""
         worlds = [self._world(state, seat, rng) for _ in range(SAMPLES)]
-        world, turn_seed = worlds[0]
         turn = (state.round, state.turn_pos)
-        first = self._finish_turn(attempt(world, played, self.policy), seat, random.Random(turn_seed), turn)
-        final = first.game_over or (first.era == "rail" and first.is_last_round_of_era)
+        final = self.core.ends(state, seat, played, worlds[0].seeds, turn)
+        if final is None:
+            world, turn_seed = worlds[0]
+            first = self._finish_turn(attempt(world, played, self.policy), seat, random.Random(turn_seed), turn)
+            final = first.game_over or (first.era == "rail" and first.is_last_round_of_era)
         if final:
             worlds += [self._world(state, seat, rng) for _ in range(END_SAMPLES - SAMPLES)]
         return worlds, final
@@ -251,7 +280,7 @@ class Reviewer:
         state: GameState,
         seat: int,
         actions: Sequence[Action],
-        worlds: Sequence[tuple[GameState, int]],
+        worlds: Sequence[Sample],
         final: bool,
     ) -> list[list[tuple[Vector, Vector]]]:
         """Each action's readings in each world: (each seat's win probability, each seat's expected final
@@ -264,8 +293,11 @@ class Reviewer:
         (greedy, planning each two-action turn) and the result is the reading: the
         models, static evaluations, miss what the last turns do to one another (a link or a merchant's beer
         taken from the player who needed it, a sale that wins the game)."""
-        out: list[list[tuple[Vector, Vector]]] = []
         turn = (state.round, state.turn_pos)
+        found = self.core.readings(state, seat, actions, [w.seeds for w in worlds], final, turn)
+        if found is not None:
+            return found
+        out: list[list[tuple[Vector, Vector]]] = []
         for action in actions:
             readings = []
             for world, turn_seed in worlds:

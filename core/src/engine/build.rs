@@ -2,9 +2,9 @@
 //! cards, network, slot, overbuilding, cost, and coal/iron moved to the markets.
 
 use super::policy::Policy;
-use super::resources::{at, consume_coal, consume_iron, flip, slot_loc, spend};
+use super::resources::{consume_coal, consume_iron, flip, slot_loc, spend};
 use crate::action::Srcs;
-use crate::board::connected_to_trade;
+use crate::board::{bit, connected_to_trade};
 use crate::rules::{Card, CardKind, Ind, Loc, LocationKind, SlotId};
 use crate::state::{Era, State, Tile};
 use crate::{invalid, CoreResult};
@@ -168,8 +168,11 @@ fn canal_one_per_location(
 pub fn apply_build(state: &mut State, a: &BuildArgs) -> CoreResult<()> {
     let rules = state.rules.clone();
     let (seat, industry, slot) = (a.seat, a.industry, a.slot);
-    if slot as usize >= rules.slots.len() || industry as usize >= rules.industries.len() {
-        return invalid("log.unknown_name: no such slot or industry");
+    if slot as usize >= rules.slots.len()
+        || industry as usize >= rules.industries.len()
+        || a.card as usize >= rules.cards.len()
+    {
+        return invalid("log.unknown_name: no such slot, industry or card");
     }
     let loc = rules.slots[slot as usize].location;
     let farm = rules.locations[loc as usize].kind == LocationKind::FarmBrewery;
@@ -238,7 +241,7 @@ pub fn apply_build(state: &mut State, a: &BuildArgs) -> CoreResult<()> {
     let mut iron_cost = 0;
     if info.cost_coal > 0 || a.coal.is_some() {
         let stated = a.coal.map(|s| s.as_slice());
-        coal_cost = consume_coal(state, seat, at(loc), info.cost_coal, stated, Policy::Strict)?.1;
+        coal_cost = consume_coal(state, bit(loc), info.cost_coal, stated, Policy::Strict)?.1;
     }
     if info.cost_iron > 0 || a.iron.is_some() {
         let stated = a.iron.map(|s| s.as_slice());
@@ -273,7 +276,7 @@ fn sell_to_market(state: &mut State, slot: SlotId) {
     };
     let coal = Some(tile.industry) == rules.coal_mine;
     if coal {
-        if !connected_to_trade(state, at(slot_loc(state, slot))) {
+        if !connected_to_trade(state, bit(slot_loc(state, slot))) {
             return;
         }
     } else if Some(tile.industry) != rules.iron_works {

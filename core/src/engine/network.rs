@@ -72,7 +72,7 @@ pub fn apply_network(
         if era == Era::Rail {
             let stated = coal.map(|c| &c[i..i + 1]);
             let origins = state.rules.links[link as usize].connects_set;
-            market_cost += consume_coal(state, seat, origins, 1, stated, Policy::Strict)?.1;
+            market_cost += consume_coal(state, origins, 1, stated, Policy::Strict)?.1;
         }
     }
     if beer_needed > 0 {

@@ -7,7 +7,7 @@
 
 use super::policy::{decide, Policy};
 use crate::action::{Src, Srcs};
-use crate::board::{bit, connected_to_trade, distances_from, Distances, UNREACHED};
+use crate::board::{connected_to_trade, distances_from, Distances, UNREACHED};
 use crate::rules::{Ind, LocSet, SlotId};
 use crate::state::State;
 use crate::{invalid, CoreResult};
@@ -100,13 +100,11 @@ fn stated_at(stated: Option<&[Src]>, i: usize) -> Option<Src> {
 /// `consume_coal`: `n` coal for something at `origins`; returns (sources, market cost to pay).
 pub fn consume_coal(
     state: &mut State,
-    seat: u8,
     origins: LocSet,
     n: u8,
     stated: Option<&[Src]>,
     policy: Policy,
 ) -> CoreResult<(Srcs, i32)> {
-    let _ = seat;
     check_count(stated, n, "coal")?;
     let mine = state.rules.coal_mine;
     let mut used = Srcs::new();
@@ -312,9 +310,4 @@ pub fn consume_beer(
         push(&mut used, src)?;
     }
     Ok(used)
-}
-
-/// Origins of one location.
-pub fn at(loc: u8) -> LocSet {
-    bit(loc)
 }

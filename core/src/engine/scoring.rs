@@ -2,7 +2,7 @@
 //! scoring, the introductory and cash scoring, the final ranking and each seat's share of a win.
 
 use crate::rules::{LinkId, Loc};
-use crate::state::{Era, EraBoard, State};
+use crate::state::{EraBoard, State};
 use arrayvec::ArrayVec;
 use std::sync::Arc;
 
@@ -159,9 +159,4 @@ pub fn win_shares(state: &State) -> ArrayVec<f64, 4> {
         .iter()
         .map(|s| if s.rank == 1 { share } else { 0.0 })
         .collect()
-}
-
-/// The era a board was saved for.
-pub fn era_board(state: &State, era: Era) -> Option<&EraBoard> {
-    state.era_boards.iter().find(|b| b.era == era)
 }

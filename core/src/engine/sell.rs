@@ -4,9 +4,9 @@
 
 use super::develop::{developable, remove_for_develop};
 use super::policy::{decide, Policy};
-use super::resources::{at, consume_beer, flip, slot_loc};
+use super::resources::{consume_beer, flip, slot_loc};
 use crate::action::{Buyer, Sale, Src};
-use crate::board::{connected, connected_to_trade};
+use crate::board::{bit, connected, connected_to_trade};
 use crate::rules::{Bonus, Edition, Loc, SlotId};
 use crate::state::State;
 use crate::{invalid, CoreResult};
@@ -107,7 +107,7 @@ pub fn apply_sale(state: &mut State, seat: u8, sale: &Sale, policy: Policy) -> C
     if sale.beer.as_ref().is_some_and(drinks_merchant) && !state.merchant_spaces[space].beer {
         return invalid("sell.merchant_beer: no barrel is left beside that merchant tile");
     }
-    let origins = at(slot_loc(state, sale.tile));
+    let origins = bit(slot_loc(state, sale.tile));
     let stated = sale.beer.as_ref().map(|b| b.as_slice());
     let beer = consume_beer(
         state,
@@ -230,7 +230,7 @@ pub fn apply_cotton_sale(
                     "sell.market_closed: the Distant Cotton Market is closed for this era",
                 );
             }
-            if !connected_to_trade(state, at(mill_loc)) {
+            if !connected_to_trade(state, bit(mill_loc)) {
                 return invalid("sell.distant_market: the mill is not connected to a trade icon");
             }
             if state.dcm_pile.is_empty() {

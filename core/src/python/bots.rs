@@ -21,7 +21,7 @@ use std::sync::Arc;
 /// The learned models a leaf may read (either may be missing: a leaf that needs it is refused).
 #[pyclass(name = "Models", frozen, module = "brass_stats._core")]
 pub struct PyModels {
-    inner: Arc<Models>,
+    pub(crate) inner: Arc<Models>,
 }
 
 #[pymethods]

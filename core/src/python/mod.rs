@@ -15,6 +15,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 mod bench;
 mod bots;
 mod engine;
+mod review;
 mod greedy;
 mod rng;
 mod value;
@@ -58,6 +59,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     engine::register(m)?;
     bots::register(m)?;
     bench::register(m)?;
+    review::register(m)?;
     greedy::register(m)?;
     rng::register(m)?;
     value::register(m)?;

@@ -2,10 +2,10 @@
 //! per seat; held equal by tests/test_core_value.py, float for float).
 //!
 //! Every value is computed with the reference's operations in its order: the estimate is the
-//! greedy terms added onto 0.0 in the order `explain`'s dict holds them, the opponents' mean is
+//! greedy terms added onto 0.0 in the order `explain`'s dict holds them (`Terms::total`), the opponents' mean is
 //! their estimates added left to right then divided, and a maximum keeps the first of equal values.
 
-use crate::greedy::{explain, Terms, Weights};
+use crate::greedy::{explain, resource_demand, Terms, Weights};
 use crate::rules::Edition;
 use crate::state::{Era, State};
 use arrayvec::ArrayVec;
@@ -49,32 +49,6 @@ pub type Row = [f64; NUM_FEATURES];
 /// One row per seat, seats in order.
 pub type Rows = ArrayVec<Row, 4>;
 
-/// `sum(explain(...).values())`: the terms added onto 0.0 in the dict's order.
-pub fn estimate(t: &Terms) -> f64 {
-    let mut sum = 0.0 + t.vp;
-    if let Some(tie_break) = t.tie_break {
-        // a finished game: the dict is {vp, tie_break}
-        return sum + tie_break;
-    }
-    for x in [
-        t.pending,
-        t.rescoring,
-        t.unflipped,
-        t.link_growth,
-        t.reach,
-        t.money,
-        t.income,
-        t.risk,
-        t.mat,
-    ] {
-        sum += x;
-    }
-    if let Some(hand) = t.hand {
-        sum += hand;
-    }
-    sum
-}
-
 /// The `TERMS` columns: `terms.get(t, 0.0)` for each (a finished game has only `vp`).
 fn term_columns(t: &Terms) -> [f64; 10] {
     if t.tie_break.is_some() {
@@ -109,10 +83,13 @@ fn max_but<T: Copy + PartialOrd>(values: &[T], skip: usize) -> T {
 /// weights `w`, the reference's `DEFAULT_WEIGHTS` for the shipped models).
 pub fn position_features(state: &State, w: &Weights) -> Rows {
     let n = state.num_players();
+    // the reference lets each seat's explain compute it: the same value from the same position
+    let demand = (!state.game_over()).then(|| resource_demand(state, w));
     let terms: ArrayVec<Terms, 4> = (0..n)
-        .map(|s| explain(state, s as u8, w, false, None))
+        .map(|s| explain(state, s as u8, w, false, demand))
         .collect();
-    let estimates: ArrayVec<f64, 4> = terms.iter().map(estimate).collect();
+    // `sum(t.values())`: the terms added onto 0.0 in the dict's order
+    let estimates: ArrayVec<f64, 4> = terms.iter().map(Terms::total).collect();
     let vps: ArrayVec<i32, 4> = state.players.iter().map(|p| p.vp).collect();
     let incomes: ArrayVec<i32, 4> = (0..n).map(|s| state.income_level(s)).collect();
     let clock = state.progress();
@@ -183,21 +160,15 @@ mod tests {
     }
 
     #[test]
-    fn the_estimate_adds_in_dict_order() {
-        let t = Terms {
-            vp: 9007199254740992.0,
-            pending: 1.0,
-            rescoring: 1.0,
-            ..Terms::default()
-        };
-        // (2^53 + 1) + 1 rounds to even twice; 2^53 + (1 + 1) would not
-        assert_eq!(estimate(&t), 9007199254740992.0);
+    fn a_finished_game_has_only_the_vp_column() {
         let over = Terms {
             vp: 3.0,
             tie_break: Some(0.25),
             ..Terms::default()
         };
-        assert_eq!(estimate(&over), 3.25);
-        assert_eq!(term_columns(&over)[0], 3.0);
+        assert_eq!(
+            term_columns(&over),
+            [3.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+        );
     }
 }

@@ -7,13 +7,16 @@
 //! split's missing type, the raw score is the trees' leaf values added in tree order onto 0.0 in
 //! double, and the objective's transform turns it into the prediction. Anything the shipped models
 //! do not use (categorical splits, linear trees, several classes, averaged output) is refused when
-//! the model is read, never predicted wrongly.
+//! the model is read, never predicted wrongly. A model whose splits all have missing type None
+//! (the shipped ones) is walked by [`super::forest`], the others node by node here.
 
+use super::forest::{Forest, TreeParts, LANES, STACK_FEATURES};
 use crate::{invalid, CoreError, CoreResult};
+use arrayvec::ArrayVec;
 use std::io::Read;
 
 /// LightGBM's `kZeroThreshold` (`const double kZeroThreshold = 1e-35f;`, a float widened).
-const ZERO_THRESHOLD: f64 = 1e-35f32 as f64;
+pub(super) const ZERO_THRESHOLD: f64 = 1e-35f32 as f64;
 
 /// `decision_type` bits (LightGBM tree.h): categorical, default left, missing type (2 bits).
 const CATEGORICAL_MASK: u8 = 1;
@@ -102,6 +105,8 @@ pub struct Booster {
     trees: Vec<TreeSpan>,
     nodes: Vec<Node>,
     leaves: Vec<f64>,
+    /// the same trees laid out for fast walks, when every split's missing type is None
+    forest: Option<Forest>,
 }
 
 fn parse_f64(text: &str, what: &str) -> CoreResult<f64> {
@@ -224,10 +229,12 @@ impl Booster {
             trees: Vec::with_capacity(blocks.len()),
             nodes: Vec::new(),
             leaves: Vec::new(),
+            forest: None,
         };
         for block in &blocks {
             booster.add_tree(block)?;
         }
+        booster.forest = booster.fast_layout();
         Ok(booster)
     }
 
@@ -334,25 +341,90 @@ impl Booster {
         self.trees.len()
     }
 
+    /// The fast layout, for a model whose splits all have missing type None and whose rows fit
+    /// on the stack.
+    fn fast_layout(&self) -> Option<Forest> {
+        if self.feature_names.len() > STACK_FEATURES
+            || self.nodes.iter().any(|n| n.missing != Missing::None)
+        {
+            return None;
+        }
+        Forest::new(self.trees.iter().map(|t| {
+            let first = t.nodes as usize;
+            let nodes = &self.nodes[first..first + t.num_leaves as usize - 1];
+            TreeParts {
+                splits: nodes
+                    .iter()
+                    .map(|n| (n.feature, n.threshold, n.left, n.right))
+                    .collect(),
+                leaves: &self.leaves[t.leaves as usize..(t.leaves + t.num_leaves) as usize],
+            }
+        }))
+    }
+
+    fn check_width(&self, row: &[f64]) -> CoreResult<()> {
+        if row.len() == self.feature_names.len() {
+            return Ok(());
+        }
+        invalid(format!(
+            "a row of {} features for a model of {}",
+            row.len(),
+            self.feature_names.len()
+        ))
+    }
+
     /// The sum of the trees' outputs for one row (`predict(raw_score=True)`).
     pub fn predict_raw(&self, row: &[f64]) -> CoreResult<f64> {
-        if row.len() != self.feature_names.len() {
-            return invalid(format!(
-                "a row of {} features for a model of {}",
-                row.len(),
-                self.feature_names.len()
-            ));
-        }
-        let mut sum = 0.0;
-        for tree in &self.trees {
-            sum += self.tree_output(*tree, row);
-        }
-        Ok(sum)
+        let mut out = ArrayVec::<f64, LANES>::new();
+        self.predict_raw_into(&[row], &mut out)?;
+        Ok(out[0])
     }
 
     /// The model's prediction for one row (`predict`: the objective's transform of the raw score).
     pub fn predict(&self, row: &[f64]) -> CoreResult<f64> {
         Ok(self.objective.transform(self.predict_raw(row)?))
+    }
+
+    /// The raw scores of `rows`, in order, added to `out` (rows walk the trees four at a time).
+    pub fn predict_raw_into<R: AsRef<[f64]>>(
+        &self,
+        rows: &[R],
+        out: &mut impl Extend<f64>,
+    ) -> CoreResult<()> {
+        for r in rows {
+            self.check_width(r.as_ref())?;
+        }
+        for chunk in rows.chunks(LANES) {
+            match &self.forest {
+                Some(forest) => out.extend(forest.walk_together(chunk)),
+                None => out.extend(chunk.iter().map(|r| self.raw_score(r.as_ref()))),
+            }
+        }
+        Ok(())
+    }
+
+    /// The predictions of `rows`, in order, added to `out`.
+    pub fn predict_into<R: AsRef<[f64]>>(
+        &self,
+        rows: &[R],
+        out: &mut impl Extend<f64>,
+    ) -> CoreResult<()> {
+        let mut raw = ArrayVec::<f64, LANES>::new();
+        for chunk in rows.chunks(LANES) {
+            raw.clear();
+            self.predict_raw_into(chunk, &mut raw)?;
+            out.extend(raw.iter().map(|&x| self.objective.transform(x)));
+        }
+        Ok(())
+    }
+
+    /// `GBDT::PredictRaw`, node by node: the trees' outputs added onto 0.0 in tree order.
+    fn raw_score(&self, row: &[f64]) -> f64 {
+        let mut sum = 0.0;
+        for tree in &self.trees {
+            sum += self.tree_output(*tree, row);
+        }
+        sum
     }
 
     /// `Tree::Predict`: walk from the root to a leaf (a single-leaf tree is its leaf).
@@ -463,5 +535,48 @@ mod tests {
         let cycle = STUMP.replace("left_child=-1", "left_child=0");
         assert!(Booster::from_text(&model("regression", &cycle)).is_err());
         assert!(Booster::from_text("garbage").is_err());
+    }
+
+    /// Rows around the model's own thresholds, zeros, tiny, huge and NaN values.
+    fn drawn_rows(b: &Booster, count: usize) -> Vec<Vec<f64>> {
+        let mut rng = crate::rng::SplitMix64::new(5);
+        let special = [
+            0.0,
+            -0.0,
+            1e-36,
+            -ZERO_THRESHOLD,
+            1e300,
+            f64::NAN,
+            f64::INFINITY,
+        ];
+        (0..count)
+            .map(|_| {
+                (0..b.feature_names.len())
+                    .map(|_| {
+                        let node = &b.nodes[rng.below(b.nodes.len() as u64) as usize];
+                        match rng.below(4) {
+                            0 => node.threshold,
+                            1 => node.threshold + node.threshold.abs() * 1e-15,
+                            2 => special[rng.below(special.len() as u64) as usize],
+                            _ => (rng.below(2001) as f64 - 1000.0) / 8.0,
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_fast_walk_equals_the_node_by_node_walk() {
+        use super::super::models::{SHIPPED_FINAL_VP, SHIPPED_WIN_MODEL};
+        for bytes in [SHIPPED_WIN_MODEL, SHIPPED_FINAL_VP] {
+            let b = Booster::from_gzip(bytes).unwrap();
+            assert!(b.forest.is_some());
+            let rows = drawn_rows(&b, 3001);
+            let mut fast = Vec::new();
+            b.predict_raw_into(&rows, &mut fast).unwrap();
+            let exact: Vec<f64> = rows.iter().map(|r| b.raw_score(r)).collect();
+            assert_eq!(fast, exact);
+        }
     }
 }

@@ -3,5 +3,6 @@
 //! see of a position, and the win-probability and final-VP models over them.
 
 pub mod features;
+mod forest;
 pub mod lightgbm;
 pub mod models;

@@ -7,6 +7,7 @@
 
 use super::features::{position_features, Rows, FEATURE_NAMES};
 use super::lightgbm::Booster;
+use crate::engine::scoring::win_shares;
 use crate::greedy::Weights;
 use crate::state::State;
 use crate::{invalid, CoreResult};
@@ -32,31 +33,13 @@ fn check_features(booster: &Booster) -> CoreResult<()> {
     Ok(())
 }
 
-/// Each seat's booster output for stacked rows.
+/// Each seat's booster output (the seats walk the trees together).
 fn outputs(booster: &Booster, rows: &Rows) -> PerSeat {
-    rows.iter()
-        .map(|row| {
-            booster
-                .predict(row)
-                .expect("rows have the model's width (checked at load)")
-        })
-        .collect()
-}
-
-/// `win_shares(state)` of a finished game: 1 for the seat ranked first by (VP, income space,
-/// money), `1/k` each for `k` seats tied first, 0 for the others.
-pub fn win_shares(state: &State) -> PerSeat {
-    let keys: ArrayVec<(i32, u8, i32), 4> = state
-        .players
-        .iter()
-        .map(|p| (p.vp, p.income_space, p.money))
-        .collect();
-    let best = keys.iter().max().copied();
-    let firsts = keys.iter().filter(|&&k| Some(k) == best).count();
-    let share = 1.0 / firsts as f64;
-    keys.iter()
-        .map(|&k| if Some(k) == best { share } else { 0.0 })
-        .collect()
+    let mut out = PerSeat::new();
+    booster
+        .predict_into(rows, &mut out)
+        .expect("rows have the model's width (checked when it was made)");
+    out
 }
 
 /// Each seat's probability of winning a position (ties shared), summing to 1.
