@@ -3,19 +3,28 @@
 //!
 //! The legal actions are grouped by the board they lead to (`grouping`); the first action of each
 //! group is applied and its result evaluated without the hand term, with the resource demand of
-//! the state to move; each action then adds the hand term of the cards it keeps. The reference
-//! scores some Develops and Networks from another group's result instead of applying them
-//! (`board_values`); those shortcuts give the very floats applying each gives (the reference's
-//! tests/test_greedy_evaluator.py holds them equal), and where a Network ends an era the
-//! reference applies each one too, so applying every group's first action is the same decision.
+//! the state to move; each action then adds the hand term of the cards it keeps.
+//!
+//! As in the reference's `board_values`, Develops with the same stated iron sources are applied
+//! once: their results differ only in the seat's mat (the engine reads a mat only to build and
+//! develop, and a Develop's iron and cost do not depend on the industries), so the others are
+//! scored from that result with their own mat. Networks with as many links and the same stated
+//! coal and beer sources lead to states that differ only in which links were placed (the cubes,
+//! barrels and money they take do not depend on the links once their sources are stated): one is
+//! applied and the others are scored from its result with their own links, unless it ends an era
+//! (whose scoring counts the links: each one is applied then).
 
-use super::evaluation::{card_values, evaluate, resource_demand, CardValues, SCOUT_GAIN};
-use super::grouping::{cap_sells, group_by_board};
-use super::Weights;
-use crate::action::Action;
+use super::evaluation::{
+    best_opponent, card_values, evaluate, explain_with, horizon, mat_term, resource_demand,
+    BoardView, CardValues, Horizon, SCOUT_GAIN,
+};
+use super::grouping::{cap_sells, group_by_board, Groups};
+use super::{Terms, Weights};
+use crate::action::{Action, Src, Srcs};
 use crate::engine::apply_action;
 use crate::rng::PyRandom;
-use crate::state::State;
+use crate::rules::{Ind, LinkId, Rules};
+use crate::state::{Mat, State, NO_OWNER};
 use crate::CoreResult;
 
 /// Two values closer than this are a tie.
@@ -51,18 +60,14 @@ impl GreedyBot {
             .hand
             .iter()
             .fold(0.0, |acc, &c| acc + values.get(c));
-        let demand = resource_demand(state, w);
+        let boards = board_values(state, seat, legal, &groups, w)?;
         let mut best: Vec<usize> = Vec::new();
         let mut best_value = f64::NEG_INFINITY;
         // card values are >= 0, so no action of a group scores above its board value with the hand
         // kept whole: a group whose bound is below the best by more than the tie margin changes nothing
         let bounded = w.hand >= 0.0;
-        let mut after = state.clone();
-        for variants in &groups {
+        for (variants, &board) in groups.iter().zip(&boards) {
             let first = &legal[variants[0]];
-            after.clone_from(state);
-            apply_action(&mut after, first)?;
-            let board = evaluate(&after, seat, w, false, Some(demand));
             let scout = matches!(first, Action::Scout { .. });
             let gain = if scout { SCOUT_GAIN } else { 0.0 };
             if bounded && board + w.hand * (kept + gain) <= best_value - TIE {
@@ -91,6 +96,152 @@ impl GreedyBot {
             1 => best[0],
             n => best[rng.choice(n)],
         })
+    }
+}
+
+/// A Develop applied: the terms of its result for the seat (but the mat's), and the best
+/// opponent's value there.
+struct DevelopProbe {
+    iron: Srcs,
+    state: State,
+    horizon: Horizon,
+    terms: Terms,
+    others: Option<f64>,
+}
+
+/// `board_values(state, seat, groups, Evaluator(state, w))`: the value (without the hand term,
+/// with the demand of `state`) of the state each group's first action leads to, in order.
+pub fn board_values(
+    state: &State,
+    seat: u8,
+    legal: &[Action],
+    groups: &Groups,
+    w: &Weights,
+) -> CoreResult<Vec<f64>> {
+    let demand = resource_demand(state, w);
+    let mut out = Vec::with_capacity(groups.len());
+    let mut probes: Vec<DevelopProbe> = Vec::new(); // by stated iron sources, few
+    let mut networks: Vec<NetworkProbe> = Vec::new(); // by links, coal and beer, few
+    let mut after = state.clone();
+    for variants in groups {
+        let first = &legal[variants[0]];
+        if let Action::Network {
+            links, coal, beer, ..
+        } = first
+        {
+            if sources_stated(state, links.len(), coal, beer) {
+                let key = (links.len(), coal.clone(), *beer);
+                let i = match networks.iter().position(|p| p.key == key) {
+                    Some(i) => i,
+                    None => {
+                        let mut probe = state.clone();
+                        apply_action(&mut probe, first)?;
+                        // links are scored at the end of an era: then the links make the score
+                        let scored = probe.era != state.era || probe.game_over();
+                        networks.push(NetworkProbe {
+                            key,
+                            state: (!scored).then_some(probe),
+                        });
+                        networks.len() - 1
+                    }
+                };
+                if let Some(probe) = &mut networks[i].state {
+                    relink(probe, state.link_order.len(), links, seat);
+                    out.push(evaluate(probe, seat, w, false, Some(demand)));
+                    continue;
+                }
+            }
+        }
+        if let Action::Develop {
+            industries,
+            iron: Some(iron),
+            ..
+        } = first
+        {
+            let i = match probes.iter().position(|p| &p.iron == iron) {
+                Some(i) => i,
+                None => {
+                    let mut probe = state.clone();
+                    apply_action(&mut probe, first)?;
+                    let view = BoardView::of(&probe);
+                    probes.push(DevelopProbe {
+                        iron: iron.clone(),
+                        horizon: horizon(&probe, seat as usize),
+                        terms: explain_with(&probe, &view, seat, w, false, Some(demand)),
+                        others: best_opponent(&probe, &view, seat, w, false, demand),
+                        state: probe,
+                    });
+                    probes.len() - 1
+                }
+            };
+            let base_mat = &state.players[seat as usize].mat;
+            out.push(develop_value(&probes[i], base_mat, industries, w));
+            continue;
+        }
+        after.clone_from(state);
+        apply_action(&mut after, first)?;
+        out.push(evaluate(&after, seat, w, false, Some(demand)));
+    }
+    Ok(out)
+}
+
+/// A Network applied, whose result takes the links of the others with the same key instead
+/// (None: it ends an era or the game, and each one is applied).
+struct NetworkProbe {
+    key: (usize, Option<Srcs>, Option<Src>),
+    state: Option<State>,
+}
+
+/// `_sources_stated`: whether every coal and beer source of a Network of `n` links is stated (as
+/// in every legal action).
+fn sources_stated(state: &State, n: usize, coal: &Option<Srcs>, beer: &Option<Src>) -> bool {
+    if state.canal() {
+        return coal.is_none() && beer.is_none();
+    }
+    let beer_needed = n == 2 && state.rules.double_rail_beer != 0;
+    coal.as_ref().is_some_and(|c| c.len() == n) && beer.is_some() == beer_needed
+}
+
+/// The links placed after the first `keep` replaced by `links` of `seat`, placed in their order.
+fn relink(state: &mut State, keep: usize, links: &[LinkId], seat: u8) {
+    while state.link_order.len() > keep {
+        if let Some(l) = state.link_order.pop() {
+            state.link_owner[l as usize] = NO_OWNER;
+        }
+    }
+    for &l in links {
+        state.add_link(l, seat);
+    }
+}
+
+/// `Evaluator.develop_value`: the value of the result of a Develop of `industries` from a probe
+/// (another Develop with the same iron): the probe's terms with the mat the base's less the
+/// lowest tile of each industry developed.
+fn develop_value(probe: &DevelopProbe, base_mat: &Mat, industries: &[Ind], w: &Weights) -> f64 {
+    let mut own = if probe.state.game_over() {
+        probe.terms.total() // the mat counts for nothing
+    } else {
+        let mut mat = *base_mat;
+        for &industry in industries {
+            take_lowest(&probe.state.rules, &mut mat, industry);
+        }
+        let terms = Terms {
+            mat: mat_term(&probe.state, &probe.horizon, w, &mat),
+            ..probe.terms.clone()
+        };
+        terms.total()
+    };
+    if let Some(others) = probe.others {
+        own -= w.opponents * others;
+    }
+    own
+}
+
+/// `Player.take_from_mat(industry)` on a mat: the lowest tile of the industry off it.
+fn take_lowest(rules: &Rules, mat: &mut Mat, industry: Ind) {
+    let n = rules.levels[industry as usize].len();
+    if let Some(count) = mat[industry as usize][..n].iter_mut().find(|c| **c > 0) {
+        *count -= 1;
     }
 }
 

@@ -3,16 +3,15 @@
 //!
 //! Every float is computed with the reference's operations in the reference's order: tiles in the
 //! dict order (`State::tiles()`), `powf` for `**`, Python's `min`/`max` (the first argument unless
-//! the second is strictly smaller/greater), and `sum()` as left-to-right addition.
+//! the second is strictly smaller/greater), and `sum()` as left-to-right addition. The card
+//! values (`card_values`, `hand_value`) are in `greedy::hand`, re-exported here.
 
 use super::{Terms, Weights};
 use crate::board;
-use crate::rules::{CardKind, Ind, Loc, LocSet, Rules, MAX_LEVELS};
+use crate::rules::{Ind, Loc, LocSet, Rules, MAX_LEVELS};
 use crate::state::{Era, State};
 
-const WILD_VALUE: f64 = 1.0;
-/// What a scout adds to a hand's value: one wild location and one wild industry card.
-pub const SCOUT_GAIN: f64 = 2.0 * WILD_VALUE;
+pub use super::hand::{card_values, hand_value, CardValues, SCOUT_GAIN};
 /// A guess of the link icons an empty slot will bring.
 pub const EMPTY_SLOT_ICONS: f64 = 0.5;
 
@@ -158,25 +157,36 @@ pub fn level_at(levels: &[i32], space: f64) -> f64 {
     levels[i] as f64 + frac * (levels[i + 1] - levels[i]) as f64
 }
 
-/// Own links per location, in the order the reference's `own_links_at` dict meets them.
+/// The seat's links: per location, in the order the reference's `own_links_at` dict meets them,
+/// their ends, and their VP if the era ended now.
 struct OwnLinks {
     count: [i32; 64],
     order: arrayvec::ArrayVec<Loc, 64>,
+    ends: LocSet,
+    vp: i32,
 }
 
 impl OwnLinks {
-    fn of(state: &State, seat: u8) -> OwnLinks {
+    fn of(state: &State, view: &BoardView, seat: u8) -> OwnLinks {
+        let rules = &*state.rules;
         let mut out = OwnLinks {
             count: [0; 64],
             order: arrayvec::ArrayVec::new(),
+            ends: 0,
+            vp: 0,
         };
         for (l, owner) in state.links() {
             if owner == seat {
-                for &loc in &state.rules.links[l as usize].connects {
+                let link = &rules.links[l as usize];
+                out.ends |= link.connects_set;
+                for &loc in &link.connects {
                     if out.count[loc as usize] == 0 {
                         out.order.push(loc);
                     }
                     out.count[loc as usize] += 1;
+                    // scoring.link_vp: the printed icons and the flipped tiles' at each end
+                    out.vp +=
+                        rules.locations[loc as usize].printed_link_vp + view.icons[loc as usize];
                 }
             }
         }
@@ -189,20 +199,58 @@ fn market_closed(state: &State) -> bool {
     !matches!(track.get(state.dcm_position as usize), Some(Some(_)))
 }
 
+/// What `explain` reads from the board for any seat, gathered once per state.
+pub struct BoardView {
+    /// each location's neighbours along the links
+    adj: [LocSet; 64],
+    /// link icons of flipped tiles, per location
+    icons: [i32; 64],
+    /// unflipped breweries with a barrel left: (owner, location)
+    beer: arrayvec::ArrayVec<(u8, Loc), 64>,
+    /// Lancashire: locations of unflipped ports, and of trade icons
+    ports: LocSet,
+    trade: LocSet,
+    market_closed: bool,
+}
+
+impl BoardView {
+    pub fn of(state: &State) -> BoardView {
+        let rules = &*state.rules;
+        let mut view = BoardView {
+            adj: board::adjacency(state),
+            icons: [0; 64],
+            beer: arrayvec::ArrayVec::new(),
+            ports: 0,
+            trade: 0,
+            market_closed: market_closed(state),
+        };
+        for (slot, t) in state.tiles() {
+            let loc = rules.slots[slot as usize].location;
+            if t.flipped {
+                view.icons[loc as usize] += rules.level(t.industry, t.level).link_vp;
+            } else if Some(t.industry) == rules.brewery && t.resources > 0 {
+                view.beer.push((t.owner, loc));
+            } else if Some(t.industry) == rules.port {
+                view.ports |= board::bit(loc);
+            }
+        }
+        if !rules.dcm_track.is_empty() {
+            view.trade = board::trade_locations(state);
+        }
+        view
+    }
+}
+
 /// `_p_sell`: the chance that an unflipped cotton mill / manufacturer / pottery at `loc` is sold
-/// this era (`reach`: the locations connected to `loc`, itself included).
-fn p_sell(state: &State, seat: u8, reach: LocSet, industry: Ind, w: &Weights) -> f64 {
-    let rules = &*state.rules;
-    let located = |slot: u8| reach >> rules.slots[slot as usize].location & 1 == 1;
-    if !rules.dcm_track.is_empty() {
+/// this era.
+fn p_sell(state: &State, view: &BoardView, seat: u8, loc: Loc, industry: Ind, w: &Weights) -> f64 {
+    let reach = board::reachable(&view.adj, board::bit(loc)); // `dist`'s locations
+    if !state.rules.dcm_track.is_empty() {
         // Lancashire: an unflipped port, or the Distant Cotton Market via a trade icon
-        let ports = state
-            .tiles()
-            .any(|(s, t)| Some(t.industry) == rules.port && !t.flipped && located(s));
-        if ports {
+        if view.ports & reach != 0 {
             return w.p_sell_ready;
         }
-        if board::trade_locations(state) & reach != 0 && !market_closed(state) {
+        if view.trade & reach != 0 && !view.market_closed {
             return w.p_sell_connected;
         }
         return w.p_sell_unconnected;
@@ -218,28 +266,57 @@ fn p_sell(state: &State, seat: u8, reach: LocSet, industry: Ind, w: &Weights) ->
     if buyers.any(|ms| ms.beer) {
         return w.p_sell_ready;
     }
-    let beer_in_reach = state.tiles().any(|(s, t)| {
-        Some(t.industry) == rules.brewery
-            && !t.flipped
-            && t.resources > 0
-            && (t.owner == seat || located(s))
-    });
-    if beer_in_reach {
+    if view
+        .beer
+        .iter()
+        .any(|&(owner, at)| owner == seat || reach >> at & 1 == 1)
+    {
         w.p_sell_ready
     } else {
         w.p_sell_connected
     }
 }
 
-/// The rescoring and unflipped terms, and the expected income space they lead to.
+/// `base ** n` for small whole `n`, each computed once (with `powf`, as the reference's `**`).
+struct Powers {
+    base: f64,
+    known: [f64; 16],
+}
+
+impl Powers {
+    fn new(base: f64) -> Powers {
+        Powers {
+            base,
+            known: [f64::NAN; 16],
+        }
+    }
+
+    fn get(&mut self, n: u8) -> f64 {
+        match self.known.get_mut(n as usize) {
+            Some(k) if !k.is_nan() => *k,
+            Some(k) => {
+                *k = self.base.powf(n as f64);
+                *k
+            }
+            None => self.base.powf(n as f64),
+        }
+    }
+}
+
+/// The rescoring and unflipped terms, the expected income space they lead to, and what the seat's
+/// tiles add to the pending VP and the network.
 struct TileTerms {
     rescoring: f64,
     unflipped: f64,
     expected_space: f64,
+    flipped_vp: i32,
+    locations: LocSet,
 }
 
+#[allow(clippy::too_many_arguments)]
 fn tile_terms(
     state: &State,
+    view: &BoardView,
     seat: u8,
     w: &Weights,
     h: &Horizon,
@@ -250,37 +327,42 @@ fn tile_terms(
     let canal = state.canal();
     let own_era = py_min(1.0, h.own_actions_era / 3.0);
     let all_era = py_min(1.0, h.all_actions_era / 8.0);
-    let adj = board::adjacency(state);
     let mut out = TileTerms {
         rescoring: 0.0,
         unflipped: 0.0,
         expected_space: state.players[seat as usize].income_space as f64,
+        flipped_vp: 0,
+        locations: 0,
     };
+    let mut cube_powers = Powers::new(if canal { w.p_cube_canal } else { w.p_cube_rail });
     let mut seen = [0i32; crate::rules::MAX_INDUSTRIES]; // own unflipped non-sellable tiles met, per industry
     for (slot, t) in state.tiles() {
         if t.owner != seat {
             continue;
         }
         let info = rules.level(t.industry, t.level);
+        let loc = rules.slots[slot as usize].location;
+        out.locations |= board::bit(loc);
         let rescored = canal && t.level >= 2;
         if t.flipped {
+            out.flipped_vp += info.vp;
             if rescored {
                 out.rescoring += w.carry * info.vp as f64;
             }
             continue;
         }
-        let loc = rules.slots[slot as usize].location;
         let mut p_flip;
         if rules.is_sellable(t.industry) {
-            let reach = board::reachable(&adj, board::bit(loc));
-            p_flip = p_sell(state, seat, reach, t.industry, w) * own_era;
+            p_flip = p_sell(state, view, seat, loc, t.industry, w) * own_era;
         } else {
-            let cube = if canal { w.p_cube_canal } else { w.p_cube_rail };
-            p_flip = cube.powf(t.resources as f64) * all_era * demand;
+            p_flip = cube_powers.get(t.resources) * all_era * demand;
             let crowd = &mut seen[t.industry as usize];
-            p_flip *= w.crowding.powf(*crowd as f64); // each extra one competes for the same buyers
+            if *crowd > 0 {
+                // each extra one competes for the same buyers (crowding ** 0 is 1: p_flip as is)
+                p_flip *= w.crowding.powf(*crowd as f64);
+            }
             *crowd += 1;
-            if Some(t.industry) == rules.coal_mine && adj[loc as usize] == 0 {
+            if Some(t.industry) == rules.coal_mine && view.adj[loc as usize] == 0 {
                 p_flip *= w.isolated_coal; // no link reaches it
             }
         }
@@ -345,22 +427,43 @@ pub fn explain(
     include_hand: bool,
     demand: Option<f64>,
 ) -> Terms {
+    if state.game_over() {
+        return game_over_terms(state, seat);
+    }
+    explain_with(state, &BoardView::of(state), seat, w, include_hand, demand)
+}
+
+/// The terms of a finished game: the VP, then income level and money as tie-breaks.
+fn game_over_terms(state: &State, seat: u8) -> Terms {
+    let p = &state.players[seat as usize];
+    let level = state.income_level(seat as usize);
+    Terms {
+        vp: p.vp as f64,
+        tie_break: Some(0.01 * level as f64 + 0.0001 * p.money as f64),
+        ..Terms::default()
+    }
+}
+
+/// `explain` with the board's view gathered already.
+pub fn explain_with(
+    state: &State,
+    view: &BoardView,
+    seat: u8,
+    w: &Weights,
+    include_hand: bool,
+    demand: Option<f64>,
+) -> Terms {
+    if state.game_over() {
+        return game_over_terms(state, seat);
+    }
     let s = seat as usize;
     let p = &state.players[s];
     let level = state.income_level(s) as i64;
-    if state.game_over() {
-        return Terms {
-            vp: p.vp as f64,
-            tie_break: Some(0.01 * level as f64 + 0.0001 * p.money as f64),
-            ..Terms::default()
-        };
-    }
     let demand = demand.unwrap_or_else(|| resource_demand(state, w));
     let rules = &*state.rules;
     let h = horizon(state, s);
-    let (link_vp, tile_vp) = potential_vp(state, seat);
-    let own_links = OwnLinks::of(state, seat);
-    let tiles = tile_terms(state, seat, w, &h, demand, &own_links);
+    let own_links = OwnLinks::of(state, view, seat);
+    let tiles = tile_terms(state, view, seat, w, &h, demand, &own_links);
     let all_era = py_min(1.0, h.all_actions_era / 8.0);
 
     // money: what the next few actions can spend is worth more than a hoard; income is discounted
@@ -368,21 +471,20 @@ pub fn explain(
     let near = w.spend_per_action * py_min(h.own_actions_game, w.near_actions);
     let hoard = w.money_hoard * py_min(1.0, h.own_actions_game / w.near_actions);
     let discounted = w.discount * (1.0 - w.discount.powf(h.payouts as f64)) / (1.0 - w.discount);
-    let blocked = blocked_in_mat(rules, state.era, &p.mat);
     Terms {
         vp: p.vp as f64,
-        pending: (link_vp + tile_vp) as f64,
+        pending: (own_links.vp + tiles.flipped_vp) as f64, // potential_vp
         rescoring: tiles.rescoring,
         unflipped: tiles.unflipped,
         link_growth: w.link_growth * all_era * growth(state, &own_links),
-        reach: w.reach * state.network(seat).count_ones() as f64,
+        reach: w.reach * (tiles.locations | own_links.ends).count_ones() as f64, // network()
         money: w.money * py_min(money, near) + hoard * py_max(0.0, money - near),
         income: w.money
             * w.income
             * level_at(&rules.income_levels, tiles.expected_space)
             * discounted,
         risk: risk(w, p.money as i64, level, h.payouts),
-        mat: -w.develop * blocked as f64 * py_min(1.0, h.own_actions_game / 8.0),
+        mat: mat_term(state, &h, w, &p.mat),
         hand: include_hand.then(|| w.hand * hand_value(state, seat)),
         tie_break: None,
     }
@@ -428,26 +530,48 @@ pub fn evaluate(
     demand: Option<f64>,
 ) -> f64 {
     let demand = demand.unwrap_or_else(|| resource_demand(state, w));
-    let mut own = explain(state, seat, w, include_hand, Some(demand)).total();
-    if w.opponents != 0.0 && !state.game_over() {
-        let mut best: Option<f64> = None;
-        for other in 0..state.num_players() as u8 {
-            if other != seat {
-                let v = explain(state, other, w, include_hand, Some(demand)).total();
-                best = Some(match best {
-                    Some(b) => py_max(b, v),
-                    None => v,
-                });
-            }
-        }
-        if let Some(b) = best {
-            own -= w.opponents * b;
-        }
+    let view = BoardView::of(state);
+    let mut own = explain_with(state, &view, seat, w, include_hand, Some(demand)).total();
+    if let Some(best) = best_opponent(state, &view, seat, w, include_hand, demand) {
+        own -= w.opponents * best;
     }
     own
 }
 
+/// The best opponent's value, which `evaluate` weighs by `w.opponents` (None when it weighs
+/// nothing: no weight, or the game is over).
+pub fn best_opponent(
+    state: &State,
+    view: &BoardView,
+    seat: u8,
+    w: &Weights,
+    include_hand: bool,
+    demand: f64,
+) -> Option<f64> {
+    if w.opponents == 0.0 || state.game_over() {
+        return None;
+    }
+    let mut best: Option<f64> = None;
+    for other in 0..state.num_players() as u8 {
+        if other != seat {
+            let v = explain_with(state, view, other, w, include_hand, Some(demand)).total();
+            // max(): the first of equal values, a later one only when greater
+            best = Some(match best {
+                Some(b) => py_max(b, v),
+                None => v,
+            });
+        }
+    }
+    best
+}
+
 // -- the mat ------------------------------------------------------------------------------------
+
+/// The mat term of `explain` for a seat whose horizon is `h`, with the mat `mat`.
+pub fn mat_term(state: &State, h: &Horizon, w: &Weights, mat: &crate::state::Mat) -> f64 {
+    let blocked = blocked_in_mat(&state.rules, state.era, mat);
+    -w.develop * blocked as f64 * py_min(1.0, h.own_actions_game / 8.0)
+}
 
 /// `blocked_in_mat(rules, era, mat)`: mat tiles in front of better ones, over every industry.
 pub fn blocked_in_mat(rules: &Rules, era: Era, mat: &crate::state::Mat) -> i32 {
@@ -476,73 +600,4 @@ pub fn blocked_run(rules: &Rules, era: Era, ind: Ind, counts: &[u8]) -> i32 {
         run += n as i32;
     }
     0 // nothing better behind: no reason to develop
-}
-
-// -- the hand -----------------------------------------------------------------------------------
-
-/// `card_values(state, seat)`: how useful each card is to the seat now (0..1), by card id; the
-/// wild cards and the seat's hand have a value, every other card 0.
-#[derive(Clone, Debug)]
-pub struct CardValues {
-    values: [f64; 256],
-}
-
-impl CardValues {
-    pub fn get(&self, card: crate::rules::Card) -> f64 {
-        self.values[card as usize]
-    }
-}
-
-/// `card_values(state, seat)`.
-pub fn card_values(state: &State, seat: u8) -> CardValues {
-    let rules = &*state.rules;
-    let p = &state.players[seat as usize];
-    let canal = state.canal();
-    let mut buildable = 0u32;
-    for ind in 0..rules.industries.len() as Ind {
-        if let Some(lvl) = p.lowest_level(rules, ind) {
-            if rules.level(ind, lvl).buildable_in(canal) {
-                buildable |= 1 << ind;
-            }
-        }
-    }
-    let mut out = CardValues { values: [0.0; 256] };
-    for wild in [rules.wild_location, rules.wild_industry]
-        .into_iter()
-        .flatten()
-    {
-        out.values[wild as usize] = WILD_VALUE;
-    }
-    for &card in &p.hand {
-        out.values[card as usize] = match rules.cards[card as usize].kind {
-            CardKind::WildLocation | CardKind::WildIndustry => WILD_VALUE,
-            CardKind::Location(loc) => {
-                let free = rules.locations[loc as usize].slots.iter().any(|&s| {
-                    state.tile(s).is_none() && rules.slots[s as usize].mask & buildable != 0
-                });
-                if free {
-                    0.8
-                } else {
-                    0.1
-                }
-            }
-            CardKind::Industry(mask) => {
-                if mask & buildable != 0 {
-                    0.6
-                } else {
-                    0.1
-                }
-            }
-        };
-    }
-    out
-}
-
-/// `hand_value(state, seat)`: the sum of the card values of the seat's hand.
-pub fn hand_value(state: &State, seat: u8) -> f64 {
-    let values = card_values(state, seat);
-    state.players[seat as usize]
-        .hand
-        .iter()
-        .fold(0.0, |acc, &c| acc + values.get(c))
 }

@@ -3,25 +3,54 @@
 
 use crate::action::Action;
 use crate::state::State;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
+use std::hash::{Hash, Hasher};
 
 /// Groups of actions, each a list of indexes into the actions grouped.
 pub type Groups = Vec<Vec<usize>>;
 
+/// An action seen through `Action::board_key` without making the key (`Action::board_hash`,
+/// `Action::same_board`).
+struct BoardKey<'a>(&'a Action);
+
+impl PartialEq for BoardKey<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.same_board(other.0)
+    }
+}
+
+impl Eq for BoardKey<'_> {}
+
+impl Hash for BoardKey<'_> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        h.write_u64(self.0.board_hash());
+    }
+}
+
 /// `group_by_board(actions)`: the actions by `Action::board_key`, the groups and the actions in
 /// them in the order given (first seen first).
 pub fn group_by_board(actions: &[Action]) -> Groups {
-    let mut groups: Groups = Vec::new();
+    // each action's group first, then the groups at their exact sizes (one allocation each)
+    let mut of: Vec<u32> = Vec::with_capacity(actions.len());
+    let mut sizes: Vec<usize> = Vec::new();
     // only looked up, never iterated: the order is the groups' own
-    let mut index: HashMap<Action, usize> = HashMap::with_capacity(actions.len());
+    let mut index: FxHashMap<BoardKey, u32> =
+        FxHashMap::with_capacity_and_hasher(actions.len(), Default::default());
     for (i, a) in actions.iter().enumerate() {
-        match index.entry(a.board_key()) {
-            std::collections::hash_map::Entry::Occupied(e) => groups[*e.get()].push(i),
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(groups.len());
-                groups.push(vec![i]);
-            }
-        }
+        // most actions follow one with the same board (the legal list varies the card innermost)
+        let g = match of.last() {
+            Some(&prev) if actions[i - 1].same_board(a) => prev,
+            _ => *index.entry(BoardKey(a)).or_insert_with(|| {
+                sizes.push(0);
+                (sizes.len() - 1) as u32
+            }),
+        };
+        sizes[g as usize] += 1;
+        of.push(g);
+    }
+    let mut groups: Groups = sizes.iter().map(|&n| Vec::with_capacity(n)).collect();
+    for (i, &g) in of.iter().enumerate() {
+        groups[g as usize].push(i);
     }
     groups
 }
@@ -130,5 +159,18 @@ mod tests {
         };
         let develops = [develop(1, &[0]), develop(2, &[0, 1]), develop(3, &[0])];
         assert_eq!(group_by_board(&develops), vec![vec![0, 2], vec![1]]);
+        let all: Vec<Action> = actions.iter().chain(&develops).cloned().collect();
+        for a in &all {
+            for b in &all {
+                assert_eq!(
+                    a.same_board(b),
+                    a.board_key() == b.board_key(),
+                    "{a:?} / {b:?}"
+                );
+                if a.same_board(b) {
+                    assert_eq!(a.board_hash(), b.board_hash());
+                }
+            }
+        }
     }
 }

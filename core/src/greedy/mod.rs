@@ -2,12 +2,14 @@
 //! (held equal by tests/test_core_greedy.py).
 //!
 //! * [`evaluation`]: `evaluate`, `explain`, `resource_demand`, `card_values`, ... float for float.
+//! * [`hand`]: `card_values`, `hand_value`: the usefulness of the cards kept.
 //! * [`grouping`]: the legal actions grouped by the board they lead to, and the cap on Sells.
 //! * [`bot`]: [`GreedyBot`], one decision: the tied best actions.
 
 pub mod bot;
 pub mod evaluation;
 pub mod grouping;
+pub mod hand;
 
 pub use bot::GreedyBot;
 pub use evaluation::{

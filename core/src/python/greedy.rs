@@ -4,7 +4,7 @@
 
 use super::engine::{actions_json, PyState};
 use super::guard;
-use crate::greedy::{self, GreedyBot, Weights};
+use crate::greedy::{self, bot, grouping, GreedyBot, Weights};
 use crate::state::State;
 use crate::{legal, CoreResult};
 use pyo3::prelude::*;
@@ -110,6 +110,25 @@ fn greedy_choose(state: &PyState, weights_json: &str) -> PyResult<String> {
     })
 }
 
+/// `board_values(state, seat, cap_sells(state, group_by_board(legal), w.sell_cap), Evaluator(state, w))`
+/// for the seat to move: the first action of each group (a JSON list of log-format actions) and
+/// the value of the state it leads to, in the groups' order.
+#[pyfunction]
+fn greedy_board_values(state: &PyState, weights_json: &str) -> PyResult<(String, Vec<f64>)> {
+    guard(|| {
+        let w = Weights::from_json(weights_json)?;
+        let s = &state.inner;
+        let Some(seat) = s.current_player() else {
+            return crate::invalid("the game is over: nobody is to move");
+        };
+        let legal = legal::legal_actions(s);
+        let groups = grouping::cap_sells(s, &legal, grouping::group_by_board(&legal), w.sell_cap);
+        let values = bot::board_values(s, seat, &legal, &groups, &w)?;
+        let firsts: Vec<_> = groups.iter().map(|g| legal[g[0]].clone()).collect();
+        Ok((actions_json(s, &firsts), values))
+    })
+}
+
 /// `DEFAULT_WEIGHTS` as the core has them (JSON: the fields of `dataclasses.asdict`).
 #[pyfunction]
 fn greedy_default_weights() -> PyResult<String> {
@@ -126,5 +145,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(card_values, m)?)?;
     m.add_function(wrap_pyfunction!(greedy_choose, m)?)?;
     m.add_function(wrap_pyfunction!(greedy_default_weights, m)?)?;
+    m.add_function(wrap_pyfunction!(greedy_board_values, m)?)?;
     Ok(())
 }
