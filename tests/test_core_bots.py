@@ -116,3 +116,17 @@ def test_a_game_the_core_does_not_model_is_played_in_python() -> None:
     rng = random.Random(1)
     legal = legal_actions(state)
     assert GreedyBot().choose(state, legal, rng) in legal
+
+
+def test_a_decision_the_core_cannot_finish_is_made_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last Canal Era action of a game with a written-out deal: greedy applies candidates that deal
+    the Rail Era, which the core does not know (CoreUnsupported): the reference decides, the same way."""
+    r = bs.replay(bs.load(bs.SAMPLES / "real" / "gm7vza-4p.json"), bs.AS_PLAYED)
+    last_canal = max(i for i, s in enumerate(r.steps) if s.era == "canal")
+    state = r.state_at(last_canal - 1)
+    legal = legal_actions(state)
+    core_rng, ref_rng = random.Random(5), random.Random(5)
+    chosen = GreedyBot().choose(state, legal, core_rng)
+    monkeypatch.setenv(SWITCH, "python")
+    assert chosen == GreedyBot().choose(state, legal, ref_rng)
+    assert core_rng.getstate() == ref_rng.getstate()

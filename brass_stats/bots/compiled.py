@@ -82,7 +82,10 @@ def core_choose(state: GameState, spec: dict[str, Any], legal: Sequence[Action],
     bot, models = split_models(spec)
     request = json.dumps({"bot": bot, "legal": _legal_field(legal)})
     version, words, gauss = rng.getstate()
-    text, after = core_module().choose(core_state, request, list(words), models)
+    try:
+        text, after = core_module().choose(core_state, request, list(words), models)
+    except core_module().CoreUnsupported:  # e.g. the Rail Era dealt from a written-out deal
+        return None
     rng.setstate((version, tuple(after), gauss))
     return _member(action_from_json(json.loads(text)), legal)
 
@@ -108,7 +111,10 @@ def core_search(
         "legal": _legal_field(legal),
         "force": [a.to_json() for a in force],
     }
-    result: dict[str, Any] = json.loads(core_module().search(core_state, json.dumps(request), models))
+    try:
+        result: dict[str, Any] = json.loads(core_module().search(core_state, json.dumps(request), models))
+    except core_module().CoreUnsupported:
+        return None
     result["best"] = action_from_json(result["best"])
     for s in result["actions"]:
         s["action"] = action_from_json(s["action"])
@@ -121,7 +127,10 @@ def core_rank(state: GameState, weights: dict[str, Any], legal: Sequence[Action]
     if core_state is None:
         return None
     listed = _legal_field(legal)
-    text = core_module().rank(core_state, json.dumps(weights), None if listed is None else json.dumps(listed))
+    try:
+        text = core_module().rank(core_state, json.dumps(weights), None if listed is None else json.dumps(listed))
+    except core_module().CoreUnsupported:
+        return None
     return [(_member(action_from_json(a), legal), score) for a, score in json.loads(text)]
 
 
@@ -139,7 +148,10 @@ def core_play(state: GameState, specs: Sequence[dict[str, Any]], seed: int) -> l
             if models.setdefault(name, model) is not model:
                 return None  # two seats reading different models of one kind: not in one request
         bots.append(bot)
-    text = core_module().play(
-        core_state, json.dumps(bots), seed, core_models(models.get("win"), models.get("final_vp"))
-    )
+    try:
+        text = core_module().play(
+            core_state, json.dumps(bots), seed, core_models(models.get("win"), models.get("final_vp"))
+        )
+    except core_module().CoreUnsupported:
+        return None
     return [action_from_json(d) for d in json.loads(text)]

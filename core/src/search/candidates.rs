@@ -2,9 +2,10 @@
 //! actions ranked by the greedy evaluation, one per group of actions that differ only in the cards.
 
 use crate::action::Action;
-use crate::engine::apply_action;
-use crate::greedy::evaluation::{card_values, evaluate, resource_demand, CardValues, SCOUT_GAIN};
-use crate::greedy::grouping::cap_sells;
+use crate::greedy::bot::board_values;
+use crate::greedy::evaluation::SCOUT_GAIN;
+use crate::greedy::grouping::{cap_sells, Groups};
+use crate::greedy::hand::{card_values, CardValues};
 use crate::greedy::Weights;
 use crate::state::State;
 use crate::CoreResult;
@@ -38,26 +39,6 @@ fn cost(action: &Action, values: &CardValues) -> f64 {
         | Action::Loan { card, .. }
         | Action::Pass { card, .. } => values.get(*card),
     }
-}
-
-/// `board_values`: the greedy evaluation (no hand term, the demand of `state`) of the state each
-/// action leads to. The reference scores some Develops and Networks from another's result; those
-/// give the very floats applying each gives (see `greedy::bot`).
-pub fn board_values(
-    state: &State,
-    seat: u8,
-    actions: &[&Action],
-    w: &Weights,
-) -> CoreResult<Vec<f64>> {
-    let demand = resource_demand(state, w);
-    let mut after = state.clone();
-    let mut out = Vec::with_capacity(actions.len());
-    for a in actions {
-        after.clone_from(state);
-        apply_action(&mut after, a)?;
-        out.push(evaluate(&after, seat, w, false, Some(demand)));
-    }
-    Ok(out)
 }
 
 /// `rank(state, legal, greedy, boards)`: one candidate per board group of `legal`, best greedy
@@ -137,8 +118,9 @@ pub fn rank(
         .filter(|&i| keep[i] && !boards.contains_key(&keys[i]))
         .collect();
     if !missing.is_empty() {
-        let firsts: Vec<&Action> = missing.iter().map(|&i| &legal[groups[i].0]).collect();
-        let found = board_values(state, seat, &firsts, w)?;
+        // each missing group's cheapest variant, as the reference's `board_values` is given them
+        let firsts: Groups = missing.iter().map(|&i| vec![groups[i].0]).collect();
+        let found = board_values(state, seat, legal, &firsts, w)?;
         for (&i, v) in missing.iter().zip(found) {
             boards.insert(keys[i].clone(), v);
         }
