@@ -12,8 +12,115 @@ use crate::rules::{
 use arrayvec::ArrayVec;
 use std::sync::Arc;
 
-pub type Hand = ArrayVec<Card, 16>;
-pub type Cards = ArrayVec<Card, 128>;
+pub type Hand = CardList<16>;
+pub type Cards = CardList<128>;
+
+/// A list of cards held in place (a hand, the deck, a discard pile): copied as one block of bytes,
+/// which makes a state's copy a memory copy (an `ArrayVec` copies element by element).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CardList<const N: usize> {
+    len: u8,
+    cards: [Card; N],
+}
+
+impl<const N: usize> CardList<N> {
+    pub const fn new() -> Self {
+        CardList {
+            len: 0,
+            cards: [0; N],
+        }
+    }
+
+    pub const fn capacity(&self) -> usize {
+        N
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Add a card at the end; Err when the list is full.
+    pub fn try_push(&mut self, card: Card) -> Result<(), Card> {
+        let n = self.len as usize;
+        if n >= N {
+            return Err(card);
+        }
+        self.cards[n] = card;
+        self.len += 1;
+        Ok(())
+    }
+
+    /// Add a card at the end (cards past the capacity are dropped: the rules never come near it).
+    pub fn push(&mut self, card: Card) {
+        let _ = self.try_push(card);
+    }
+
+    /// Remove the card at `index`, keeping the order of the others.
+    pub fn remove(&mut self, index: usize) -> Card {
+        let n = self.len as usize;
+        let card = self.cards[index];
+        self.cards.copy_within(index + 1..n, index);
+        self.len -= 1;
+        card
+    }
+
+    /// Remove the first `n` cards (the top of a deck), keeping the order of the others.
+    pub fn remove_front(&mut self, n: usize) {
+        let len = self.len as usize;
+        let n = n.min(len);
+        self.cards.copy_within(n..len, 0);
+        self.len = (len - n) as u8;
+    }
+}
+
+impl<const N: usize> Default for CardList<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize> std::ops::Deref for CardList<N> {
+    type Target = [Card];
+    fn deref(&self) -> &[Card] {
+        &self.cards[..self.len as usize]
+    }
+}
+
+impl<const N: usize> std::ops::DerefMut for CardList<N> {
+    fn deref_mut(&mut self) -> &mut [Card] {
+        &mut self.cards[..self.len as usize]
+    }
+}
+
+impl<const N: usize> std::fmt::Debug for CardList<N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<const N: usize> Extend<Card> for CardList<N> {
+    fn extend<I: IntoIterator<Item = Card>>(&mut self, iter: I) {
+        for c in iter {
+            self.push(c);
+        }
+    }
+}
+
+impl<const N: usize> FromIterator<Card> for CardList<N> {
+    fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> Self {
+        let mut out = Self::new();
+        out.extend(iter);
+        out
+    }
+}
+
+impl<'a, const N: usize> IntoIterator for &'a CardList<N> {
+    type Item = &'a Card;
+    type IntoIter = std::slice::Iter<'a, Card>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
 /// Tiles left on a player mat: per industry, per level (index: level - the industry's first level).
 pub type Mat = [[u8; MAX_LEVELS]; MAX_INDUSTRIES];
 

@@ -109,8 +109,8 @@ fn cards<const N: usize>(
     rules: &Rules,
     v: &[Card],
     what: &str,
-) -> Result<ArrayVec<Card, N>, String> {
-    let mut out = ArrayVec::new();
+) -> Result<crate::state::CardList<N>, String> {
+    let mut out = crate::state::CardList::new();
     for &c in v {
         if c as usize >= rules.cards.len() {
             return Err(format!("{what}: no card {c}"));

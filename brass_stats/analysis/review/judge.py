@@ -162,7 +162,9 @@ class Reviewer:
         # an action that broke a rule the policy tolerates (a game as played) is judged, not searched:
         # the search plays by the rules
         departs = any(e.kind == "deviation" for e in r.steps[index].effects)
-        result = self.bot.analyse(before, legal, rng, force=[] if departs else [played])
+        # the searches list the legal actions themselves (None: the engine's list, as `legal`), which
+        # spares the compiled core the list's journey across the boundary
+        result = self.bot.analyse(before, None, rng, force=[] if departs else [played])
         # the search proposes; the judge compares its few most visited actions with the one played
         proposals = [s.action for s in result.actions[:PROPOSALS] if s.visits]
         mine = result.stats_of(played)
@@ -202,7 +204,7 @@ class Reviewer:
         if best_i and margin_label(sure) is not None and not departs and not final:
             # and with a larger budget: the deeper search, which also plays the opponents' replies, must
             # see the loss too (a plan the judge's short horizon misses is not called a mistake)
-            deep = self.deep.analyse(before, legal, rng, force=[played, compared[best_i]])
+            deep = self.deep.analyse(before, None, rng, force=[played, compared[best_i]])
             mine_deep, best_deep = deep.stats_of(played), deep.stats_of(compared[best_i])
             if mine_deep is not None and best_deep is not None and mine_deep.value and best_deep.value:
                 deep_loss = max(0.0, margins(best_deep.value)[seat] - margins(mine_deep.value)[seat])
@@ -217,7 +219,7 @@ class Reviewer:
         label_loss = max(0.0, sure) + (0.0 if played_out else WIN_VP_PER_PLAYER * n * win_loss)
         if margin_label(label_loss) != margin_label(max(0.0, sure)) and not departs:
             # the chance of winning raises the label: a deeper search must see that loss too
-            deep = self.deep_win.analyse(before, legal, rng, force=[played, compared[best_i]])
+            deep = self.deep_win.analyse(before, None, rng, force=[played, compared[best_i]])
             mine_deep, best_deep = deep.stats_of(played), deep.stats_of(compared[best_i])
             seen = 0.0
             if mine_deep is not None and best_deep is not None and mine_deep.value and best_deep.value:

@@ -139,7 +139,8 @@ fn end_turn(state: &mut State) -> CoreResult<()> {
                 "a hand of more than 16 cards".into(),
             ));
         }
-        p.hand.extend(state.deck.drain(..draw));
+        p.hand.extend(state.deck[..draw].iter().copied());
+        state.deck.remove_front(draw);
     }
     state.actions_this_turn = 0;
     state.turn_pos += 1;

@@ -184,7 +184,7 @@ pub fn double_action_builds(pos: &Position, out: &mut Vec<Action>) {
     if p.hand.len() < 2 {
         return;
     }
-    let mut hand: ArrayVec<Card, 16> = p.hand.clone();
+    let mut hand: ArrayVec<Card, 16> = p.hand.iter().copied().collect();
     hand.sort_unstable();
     // sorted(set(combinations(sorted(hand), 2)))
     let mut pairs: ArrayVec<(Card, Card), 120> = ArrayVec::new(); // C(16, 2)

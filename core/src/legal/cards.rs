@@ -52,7 +52,7 @@ pub fn scout_actions(pos: &Position, out: &mut Vec<Action>) {
     if state.wild[0] == 0 || state.wild[1] == 0 || rules.scout_discards != 3 {
         return;
     }
-    let mut hand: ArrayVec<Card, 16> = p.hand.clone();
+    let mut hand: ArrayVec<Card, 16> = p.hand.iter().copied().collect();
     hand.sort_unstable();
     // sorted(set(combinations(sorted(hand), 3)))
     let n = hand.len();

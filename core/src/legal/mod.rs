@@ -38,7 +38,7 @@ pub fn legal_actions_into(state: &State, out: &mut Vec<Action>) {
     }
     let pos = probe::Position::new(state, seat);
     // sorted(set(hand)): card ids sort as their codes
-    let mut cards: ArrayVec<Card, 16> = pos.player.hand.clone();
+    let mut cards: ArrayVec<Card, 16> = pos.player.hand.iter().copied().collect();
     cards.sort_unstable();
     cards.dedup_in_place();
     cards::pass_actions(&pos, &cards, out);
