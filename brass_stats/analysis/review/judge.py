@@ -45,7 +45,7 @@ from .judgement import label, margin_label
 from .records import ActionReview
 from .seeds import action_seed
 
-DEFAULT_SIMULATIONS = 100
+DEFAULT_SIMULATIONS = 1600
 """The default search budget per judged action (see ``docs/analysis.md`` for its cost and noise)."""
 PROPOSALS = 3
 """How many of the search's most visited actions the judge compares with the action played."""
