@@ -10,16 +10,13 @@
   positions the number at each successor (depth 2), each side walking its own tree (the core
   applies the actions it lists itself); both counts are computed, never written down.
 
-Run as a script (``python3 tests/test_core_legal.py FILE``) it writes positions of played games for
-the speed benchmark of ``core/src/legal/bench.rs`` and times the reference on them.
+The speed of both sides on the same positions: ``benchmarks/bench_core.py --only legal``.
 """
 
 from __future__ import annotations
 
 import json
 import random
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -166,31 +163,3 @@ def test_perft_along_game_lines(edition: str, players: int, seed: int, deep: tup
             successors += sum(ref)
     assert core_line == ref_line
     assert len(ref_line) > 50 and successors > 10_000
-
-
-# -- the speed benchmark's positions ---------------------------------------------------------------
-
-
-def dump_positions(path: str) -> None:
-    """Positions of played games as the Rust benchmark reads them, and the reference's speed on them."""
-    from brass_stats.rules_data import load_rules
-
-    states: list[tuple[str, GameState]] = []
-    for edition in ("birmingham", "lancashire"):
-        for players in (2, 3, 4):
-            for seed, chooser in ((1, random_chooser), (2, greedy_chooser)):
-                states.extend((edition, s) for s in play_positions(edition, players, seed, chooser) if not s.game_over)
-    rules = {e: compiled.rules_table(load_rules(e)) for e in ("birmingham", "lancashire")}
-    positions = [[e, compiled.encode_state(s)] for e, s in states]
-    Path(path).write_text(json.dumps({"rules": rules, "positions": positions}))
-    best = float("inf")
-    for _ in range(3):
-        fresh = [s.copy() for _, s in states]  # no cached board facts, as at a new search node
-        t = time.perf_counter()
-        total = sum(len(legal_actions(s)) for s in fresh)
-        best = min(best, time.perf_counter() - t)
-    print(f"{len(states)} positions, {total} actions: the reference {best / len(states) * 1e6:.1f} us/call")
-
-
-if __name__ == "__main__":
-    dump_positions(sys.argv[1])

@@ -69,6 +69,4 @@ impl<const N: usize> DedupInPlace for ArrayVec<Card, N> {
 }
 
 #[cfg(test)]
-mod bench;
-#[cfg(test)]
 mod tests;
