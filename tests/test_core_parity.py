@@ -61,3 +61,22 @@ def test_the_core_agrees_with_the_reference_at_every_action(
     count, found = check_game(edition, players, seed, CHOOSERS[chooser], options, successors)
     assert count > 30  # a whole game was compared (an introductory game has one era)
     assert not found, "\n".join(str(d) for d in found[:10])
+
+
+def test_the_position_compared_is_every_field_of_the_reference_state() -> None:
+    """The wire form the comparisons read holds every field of a GameState and of its players but the
+    ones that are not the game: the rules (handed over once), caches and their version counter, the
+    effects being recorded, the sharing bits; a player's seat (its index), name and first levels (the
+    rules')."""
+    import dataclasses
+
+    from brass_stats.engine import SeededChance, new_game
+    from brass_stats.engine.compiled import encode_state
+    from brass_stats.engine.state import GameState, Player
+
+    not_the_game = {"rules", "cache", "place_cache", "link_cache", "board_version", "effects", "_owned"}
+    fields = {f.name for f in dataclasses.fields(GameState)} - not_the_game
+    wire = encode_state(new_game(["a", "b"], SeededChance(1)))
+    assert fields == set(wire)
+    player_fields = set(Player.__slots__) - {"seat", "name", "first_level"}
+    assert player_fields == set(wire["players"][0])
