@@ -1,4 +1,4 @@
-//! Mirrors `brass_stats.engine.connectivity`: connectivity and networks on the board.
+//! Mirrors `brass_stats.engine.connectivity` (held equal by tests/test_core_parity.py): connectivity.
 //!
 //! "Connected" follows links of any owner; distance counts link tiles; a link that joins three
 //! locations puts all three at distance 1 from each other. Location sets are bitsets; nothing is

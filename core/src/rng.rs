@@ -1,4 +1,4 @@
-//! The two random generators the reference uses, reproduced draw for draw.
+//! Mirrors `brass_stats.engine.setup.SplitMix64` and CPython's `random.Random` (held equal by tests/test_core_rng.py).
 //!
 //! * [`SplitMix64`] mirrors `brass_stats.engine.setup.SplitMix64` (the seeded deal: `below` by
 //!   rejection, Fisher-Yates from the last position down).

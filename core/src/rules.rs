@@ -1,7 +1,7 @@
-//! Mirrors `brass_stats.rules_data.RulesData`: the printed components of one edition, as indexes.
+//! Mirrors `brass_stats.rules_data.RulesData` (held equal by tests/test_core_parity.py): the printed components.
 //!
 //! The Python package is the one reader of the edition JSON files; it hands the core a table
-//! (`brass_stats.engine.core_bridge.rules_table`, the wire format in docs/core.md) and the core
+//! (`brass_stats.engine.compiled.rules_table`, the wire format in docs/core.md) and the core
 //! keeps everything as small integer ids in the orders the reference iterates: industries,
 //! locations, links and merchants in the rules data's order, cards and slots sorted by their
 //! text (the reference sorts card codes and slot references as strings).

@@ -1,4 +1,4 @@
-//! Mirrors `brass_stats.engine.state.GameState`: one position, as plain values (a clone is a copy).
+//! Mirrors `brass_stats.engine.state.GameState` (held equal by tests/test_core_parity.py): one position.
 //!
 //! Every field of the reference state has its counterpart here, and `tests/test_core_parity.py`
 //! compares the two, field by field, after every action of its games. Orders the reference keeps

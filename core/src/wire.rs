@@ -1,4 +1,4 @@
-//! A position's wire format (docs/core.md): JSON made by `brass_stats.engine.core_bridge.encode_state`.
+//! A position's wire format (docs/core.md): JSON made by `brass_stats.engine.compiled.encode_state`.
 //!
 //! Every field of the reference `GameState` but its caches, its effects and its rules (handed over
 //! once, as a `Rules`) travels, in the reference's orders; `to_wire` gives the same JSON back, so

@@ -1,4 +1,4 @@
-//! Mirrors `brass_stats.bots.greedy`: the greedy evaluation of a position and the greedy bot
+//! Mirrors `brass_stats.bots.greedy` (held equal by tests/test_core_greedy.py): the greedy evaluation and bot.
 //! (held equal by tests/test_core_greedy.py).
 //!
 //! * [`evaluation`]: `evaluate`, `explain`, `resource_demand`, `card_values`, ... float for float.
