@@ -30,6 +30,11 @@ pub fn distances_from(state: &State, origins: LocSet) -> Distances {
 
 /// Distances over a given adjacency.
 pub fn distances_with(adj: &[LocSet; 64], origins: LocSet) -> Distances {
+    reach_with(adj, origins).0
+}
+
+/// Distances over a given adjacency, and the set of locations reached (origins included).
+pub fn reach_with(adj: &[LocSet; 64], origins: LocSet) -> (Distances, LocSet) {
     let mut dist = [UNREACHED; 64];
     let mut seen = origins;
     let mut frontier = origins;
@@ -48,7 +53,7 @@ pub fn distances_with(adj: &[LocSet; 64], origins: LocSet) -> Distances {
         frontier = next;
         d += 1;
     }
-    dist
+    (dist, seen)
 }
 
 /// Every location connected to `origins` (origins included).

@@ -1,4 +1,4 @@
-//! Mirrors `brass_stats.bots.greedy.evaluation` (and `potential_vp` / `link_vp` of
+//! Mirrors `brass_stats.bots.greedy.evaluation` (with `potential_vp` / `link_vp` of
 //! `brass_stats.engine.scoring`); held equal, float for float, by tests/test_core_greedy.py.
 //!
 //! Every float is computed with the reference's operations in the reference's order: tiles in the
@@ -94,54 +94,10 @@ pub fn resource_demand(state: &State, w: &Weights) -> f64 {
     py_max(w.demand_min, py_min(1.0, share / w.demand_ref))
 }
 
-// -- scoring.potential_vp (mirrored here) ------------------------------------------------------
+// -- scoring ----------------------------------------------------------------------------------
 
-/// Link icons of flipped tiles per location (`scoring._flipped_link_icons`).
-fn flipped_icons(state: &State) -> [i32; 64] {
-    let rules = &*state.rules;
-    let mut icons = [0i32; 64];
-    for (slot, t) in state.tiles() {
-        if t.flipped {
-            let loc = rules.slots[slot as usize].location as usize;
-            icons[loc] += rules.level(t.industry, t.level).link_vp;
-        }
-    }
-    icons
-}
-
-/// Mirrors `brass_stats.engine.scoring.link_vp`: the link icons at the ends of one link.
-pub fn link_vp(state: &State, link: crate::rules::LinkId) -> i32 {
-    link_vp_with(state, &flipped_icons(state), link)
-}
-
-fn link_vp_with(state: &State, icons: &[i32; 64], link: crate::rules::LinkId) -> i32 {
-    let rules = &*state.rules;
-    rules.links[link as usize]
-        .connects
-        .iter()
-        .map(|&loc| rules.locations[loc as usize].printed_link_vp + icons[loc as usize])
-        .sum()
-}
-
-/// Mirrors `brass_stats.engine.scoring.potential_vp`: (link VP, flipped-tile VP) the seat would
-/// score if the era ended now (nothing once the game is over).
-pub fn potential_vp(state: &State, seat: u8) -> (i32, i32) {
-    if state.game_over() {
-        return (0, 0);
-    }
-    let icons = flipped_icons(state);
-    let links = state
-        .links()
-        .filter(|&(_, owner)| owner == seat)
-        .map(|(l, _)| link_vp_with(state, &icons, l))
-        .sum();
-    let tiles = state
-        .tiles()
-        .filter(|(_, t)| t.owner == seat && t.flipped)
-        .map(|(_, t)| state.rules.level(t.industry, t.level).vp)
-        .sum();
-    (links, tiles)
-}
+/// The engine's (`brass_stats.engine.scoring`): the evaluation reads them as the reference does.
+pub use crate::engine::scoring::{link_vp, potential_vp};
 
 // -- explain ------------------------------------------------------------------------------------
 

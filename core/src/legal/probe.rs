@@ -7,7 +7,7 @@
 //! bought), on counters instead of a copy of the state.
 
 use crate::action::{Src, Srcs};
-use crate::board::{self, bit, UNREACHED};
+use crate::board::{self, bit, reach_with, UNREACHED};
 use crate::rules::{Loc, LocSet, Market, Rules, SlotId, MAX_SLOTS};
 use crate::state::{Player, State};
 use arrayvec::ArrayVec;
@@ -54,25 +54,8 @@ impl Reach {
 
 /// Breadth-first distances over `adj` from `origins` (every origin at 0).
 pub fn reach(adj: &[LocSet; 64], origins: LocSet) -> Reach {
-    let mut dist = [UNREACHED; 64];
-    let mut seen = origins;
-    let mut frontier = origins;
-    let mut d = 0u8;
-    while frontier != 0 {
-        let mut next = 0u64;
-        let mut f = frontier;
-        while f != 0 {
-            let here = f.trailing_zeros() as usize;
-            f &= f - 1;
-            dist[here] = d;
-            next |= adj[here];
-        }
-        next &= !seen;
-        seen |= next;
-        frontier = next;
-        d = d.saturating_add(1);
-    }
-    Reach { dist, set: seen }
+    let (dist, set) = reach_with(adj, origins);
+    Reach { dist, set }
 }
 
 /// Facts about the state that many candidate actions share (computed once per call).
