@@ -58,21 +58,7 @@ pub fn reach_with(adj: &[LocSet; 64], origins: LocSet) -> (Distances, LocSet) {
 
 /// Every location connected to `origins` (origins included).
 pub fn reachable(adj: &[LocSet; 64], origins: LocSet) -> LocSet {
-    let mut seen = origins;
-    let mut frontier = origins;
-    while frontier != 0 {
-        let mut next = 0u64;
-        let mut f = frontier;
-        while f != 0 {
-            let here = f.trailing_zeros() as usize;
-            f &= f - 1;
-            next |= adj[here];
-        }
-        next &= !seen;
-        seen |= next;
-        frontier = next;
-    }
-    seen
+    reach_with(adj, origins).1
 }
 
 pub fn bit(loc: Loc) -> LocSet {

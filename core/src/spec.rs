@@ -26,17 +26,6 @@ pub enum LeafSpec {
 }
 
 #[derive(Deserialize)]
-pub struct ConfigSpec {
-    pub simulations: Option<u32>,
-    pub seconds: Option<f64>,
-    pub c_ucb: f64,
-    pub pw_c: f64,
-    pub pw_alpha: f64,
-    pub rollout_depth: u32,
-    pub max_depth: u32,
-}
-
-#[derive(Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum BotSpec {
     Random,
@@ -48,7 +37,7 @@ pub enum BotSpec {
         weights: Weights,
     },
     Search {
-        config: ConfigSpec,
+        config: SearchConfig,
         weights: Weights,
         leaf: LeafSpec,
     },
@@ -93,26 +82,17 @@ impl LeafSpec {
     }
 }
 
-impl ConfigSpec {
-    pub fn config(&self) -> CoreResult<SearchConfig> {
-        if self.simulations.is_none() && self.seconds.is_none() {
-            return Err(CoreError::Invalid(
-                "give a budget: simulations, seconds or both".into(),
-            ));
-        }
-        if self.simulations == Some(0) {
-            return Err(CoreError::Invalid("simulations must be at least 1".into()));
-        }
-        Ok(SearchConfig {
-            simulations: self.simulations,
-            seconds: self.seconds,
-            c_ucb: self.c_ucb,
-            pw_c: self.pw_c,
-            pw_alpha: self.pw_alpha,
-            rollout_depth: self.rollout_depth,
-            max_depth: self.max_depth,
-        })
+/// A search's knobs checked as `SearchBot.__init__` checks them.
+pub fn checked(config: SearchConfig) -> CoreResult<SearchConfig> {
+    if config.simulations.is_none() && config.seconds.is_none() {
+        return Err(CoreError::Invalid(
+            "give a budget: simulations, seconds or both".into(),
+        ));
     }
+    if config.simulations == Some(0) {
+        return Err(CoreError::Invalid("simulations must be at least 1".into()));
+    }
+    Ok(config)
 }
 
 impl BotSpec {
@@ -126,7 +106,7 @@ impl BotSpec {
                 weights,
                 leaf,
             } => Bot::Search {
-                config: config.config()?,
+                config: checked(config)?,
                 weights,
                 leaf: leaf.leaf()?,
             },

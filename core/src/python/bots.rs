@@ -7,8 +7,9 @@ use crate::legal::legal_actions;
 use crate::play::{play_game, Bot};
 use crate::rng::PyRandom;
 use crate::search::leaf::Models;
+use crate::search::SearchConfig;
 use crate::search::{SearchResult, Searcher};
-use crate::spec::{parse, BotSpec, ConfigSpec, LeafSpec};
+use crate::spec::{checked, parse, BotSpec, LeafSpec};
 use crate::state::State;
 use crate::value::lightgbm::Booster;
 use crate::value::models::{FinalVpModel, WinProbabilityModel};
@@ -64,7 +65,7 @@ fn actions_of(state: &State, list: &[Value]) -> Result<Vec<Action>, CoreError> {
 
 #[derive(Deserialize)]
 struct SearchRequest {
-    config: ConfigSpec,
+    config: SearchConfig,
     weights: crate::greedy::Weights,
     leaf: LeafSpec,
     seed: u64,
@@ -100,7 +101,7 @@ fn search(py: Python<'_>, state: &PyState, request: &str, models: &PyModels) -> 
     py.detach(|| {
         guard(|| {
             let req: SearchRequest = parse(request, "search request")?;
-            let config = req.config.config()?;
+            let config = checked(req.config)?;
             let leaf = req.leaf.leaf()?;
             let legal = match &req.legal {
                 Some(list) => actions_of(state, list)?,

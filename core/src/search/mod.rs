@@ -22,8 +22,9 @@ use leaf::{Leaf, Models};
 use std::time::Instant;
 use tree::{widen, Tree};
 
-/// `SearchConfig`: the search's knobs.
-#[derive(Clone, Debug)]
+/// `SearchConfig`: the search's knobs (as the Python package sends them: docs/core.md).
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)] // a knob the core does not know would change the search unseen
 pub struct SearchConfig {
     pub simulations: Option<u32>,
     pub seconds: Option<f64>,
