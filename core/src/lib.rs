@@ -14,6 +14,7 @@ pub mod greedy;
 pub mod information;
 pub mod legal;
 pub mod play;
+pub mod pysum;
 pub mod review;
 pub mod rng;
 pub mod rules;

@@ -22,6 +22,7 @@ use super::grouping::{cap_sells, group_by_board, Groups};
 use super::{Terms, Weights};
 use crate::action::{Action, Src, Srcs};
 use crate::engine::apply_action;
+use crate::pysum::py_sum;
 use crate::rng::PyRandom;
 use crate::rules::{Ind, LinkId, Rules};
 use crate::state::{Mat, State, NO_OWNER};
@@ -56,10 +57,12 @@ impl GreedyBot {
         let w = &self.weights;
         let groups = cap_sells(state, legal, group_by_board(legal), w.sell_cap);
         let values = card_values(state, seat);
-        let kept = state.players[seat as usize]
-            .hand
-            .iter()
-            .fold(0.0, |acc, &c| acc + values.get(c));
+        let kept = py_sum(
+            state.players[seat as usize]
+                .hand
+                .iter()
+                .map(|&c| values.get(c)),
+        );
         let boards = board_values(state, seat, legal, &groups, w)?;
         let mut best: Vec<usize> = Vec::new();
         let mut best_value = f64::NEG_INFINITY;
@@ -248,5 +251,5 @@ fn take_lowest(rules: &Rules, mat: &mut Mat, industry: Ind) {
 /// The hand term's card sum after an action: the hand kept less the cards it discards (plus a
 /// scout's gain).
 fn hand_after(values: &CardValues, kept: f64, a: &Action, gain: f64) -> f64 {
-    kept - a.cards().iter().fold(0.0, |acc, &c| acc + values.get(c)) + gain
+    kept - py_sum(a.cards().iter().map(|&c| values.get(c))) + gain
 }

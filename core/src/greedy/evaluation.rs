@@ -472,7 +472,7 @@ impl Terms {
 
     /// `sum(explain(...).values())`: left-to-right addition in the dict's order.
     pub fn total(&self) -> f64 {
-        self.items().iter().fold(0.0, |acc, &(_, v)| acc + v)
+        crate::pysum::py_sum(self.items().iter().map(|&(_, v)| v))
     }
 }
 

@@ -69,8 +69,10 @@ pub fn card_values(state: &State, seat: u8) -> CardValues {
 /// `hand_value(state, seat)`: the sum of the card values of the seat's hand.
 pub fn hand_value(state: &State, seat: u8) -> f64 {
     let values = card_values(state, seat);
-    state.players[seat as usize]
-        .hand
-        .iter()
-        .fold(0.0, |acc, &c| acc + values.get(c))
+    crate::pysum::py_sum(
+        state.players[seat as usize]
+            .hand
+            .iter()
+            .map(|&c| values.get(c)),
+    )
 }

@@ -63,6 +63,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CoreError", m.py().get_type::<CoreError>())?;
     m.add("CoreUnsupported", m.py().get_type::<CoreUnsupported>())?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
+    // the reference's sum() of floats is compensated from Python 3.12 on: sum as it does
+    crate::pysum::set_compensated(m.py().version_info() >= (3, 12));
     engine::register(m)?;
     bots::register(m)?;
     bench::register(m)?;

@@ -7,6 +7,7 @@ use crate::greedy::evaluation::SCOUT_GAIN;
 use crate::greedy::grouping::{cap_sells, Groups};
 use crate::greedy::hand::{card_values, CardValues};
 use crate::greedy::Weights;
+use crate::pysum::py_sum;
 use crate::state::State;
 use crate::CoreResult;
 use rustc_hash::FxHashMap as HashMap;
@@ -21,14 +22,8 @@ pub struct Candidate {
 /// The card values an action discards (greedy's hand term), summed as the reference sums them.
 fn cost(action: &Action, values: &CardValues) -> f64 {
     match action {
-        Action::Scout { discards, .. } => {
-            // sum(values[c] for c in a.discards): from the integer 0, left to right
-            let mut total = 0.0;
-            for &c in discards {
-                total += values.get(c);
-            }
-            total
-        }
+        // sum(values[c] for c in a.discards)
+        Action::Scout { discards, .. } => py_sum(discards.iter().map(|&c| values.get(c))),
         Action::Build {
             card, second_card, ..
         } => values.get(*card) + second_card.map_or(0.0, |c| values.get(c)),
@@ -125,10 +120,12 @@ pub fn rank(
             boards.insert(keys[i].clone(), v);
         }
     }
-    let mut kept = 0.0;
-    for &c in &state.players[seat as usize].hand {
-        kept += values.get(c);
-    }
+    let kept = py_sum(
+        state.players[seat as usize]
+            .hand
+            .iter()
+            .map(|&c| values.get(c)),
+    );
     let mut out: Vec<Candidate> = (0..groups.len())
         .filter(|&i| keep[i])
         .map(|i| {

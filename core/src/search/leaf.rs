@@ -69,10 +69,7 @@ pub fn softmax(scores: &[f64], temperature: f64) -> Vec<f64> {
         .iter()
         .map(|s| ((s - top) / temperature).exp())
         .collect();
-    let mut total = 0.0;
-    for x in &e {
-        total += x;
-    }
+    let total = crate::pysum::py_sum(e.iter().copied());
     e.iter().map(|x| x / total).collect()
 }
 

@@ -103,14 +103,20 @@ pub fn position_features(state: &State, w: &Weights) -> Rows {
     let mut rows = Rows::new();
     for s in 0..n {
         let own = estimates[s];
-        let mut others_sum = 0.0;
         let mut better = 0;
         for (o, &e) in estimates.iter().enumerate() {
             if o != s {
-                others_sum += e;
                 better += i32::from(e > own);
             }
         }
+        // sum(others): the opponents' estimates in seat order
+        let others_sum = crate::pysum::py_sum(
+            estimates
+                .iter()
+                .enumerate()
+                .filter(|&(o, _)| o != s)
+                .map(|(_, &e)| e),
+        );
         let p = &state.players[s];
         let t = term_columns(&terms[s]);
         rows.push([
