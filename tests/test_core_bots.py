@@ -130,3 +130,25 @@ def test_a_decision_the_core_cannot_finish_is_made_in_python(monkeypatch: pytest
     monkeypatch.setenv(SWITCH, "python")
     assert chosen == GreedyBot().choose(state, legal, ref_rng)
     assert core_rng.getstate() == ref_rng.getstate()
+
+
+def test_a_subclass_that_plays_otherwise_is_played_in_python() -> None:
+    """A bot whose class replaces ``choose`` is not the bot the core knows: its games stay in Python."""
+
+    class AlwaysFirst(GreedyBot):
+        name = "first"
+
+        def choose(self, state: GameState, legal_actions: list, rng: random.Random) -> object:  # type: ignore[override]
+            return legal_actions[0]
+
+    class Patient(SearchBot):
+        def analyse(self, *args: object, **kwargs: object) -> object:  # type: ignore[override]
+            raise AssertionError("never asked")
+
+    assert AlwaysFirst().core_spec() is None and Patient().core_spec() is None
+    assert TurnPlanner(AlwaysFirst()).core_spec() is None
+    log = play_game([AlwaysFirst(), AlwaysFirst()], seed=3)
+    state = new_game(list(log.players), SeededChance(3))
+    for a in log.actions:  # every action is the first legal one: the subclass played, not greedy
+        assert a == legal_actions(state)[0]
+        state = apply_action(state, a)[0]

@@ -28,7 +28,7 @@ from ..engine.setup import SeededChance, new_game
 from ..engine.state import GameState
 from ..engine.turn import apply_action
 from ..log.format import GameLog
-from .compiled import core_play
+from .compiled import core_play, overridden
 
 
 class Agent(Protocol):
@@ -46,7 +46,7 @@ class RandomBot:
 
     def core_spec(self) -> dict[str, Any] | None:
         """What the compiled core runs for this bot (see :mod:`brass_stats.bots.compiled`)."""
-        return {"kind": "random"}
+        return None if overridden(self, RandomBot, "choose") else {"kind": "random"}
 
     def choose(self, state: GameState, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         by_type: dict[str, list[Action]] = {}

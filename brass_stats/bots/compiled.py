@@ -21,7 +21,14 @@ from ..engine.actions import Action, action_from_json
 from ..engine.compiled import NotInCore, core_module, enabled, to_core
 from ..engine.state import GameState
 
-__all__ = ["core_choose", "core_models", "core_play", "core_rank", "core_search", "enabled"]
+__all__ = ["core_choose", "core_models", "core_play", "core_rank", "core_search", "enabled", "overridden"]
+
+
+def overridden(bot: Any, base: type, *methods: str) -> bool:
+    """Whether ``bot``'s class replaces any of ``base``'s ``methods``: the core runs ``base``'s own
+    behaviour only, so a subclass that plays otherwise must keep to Python."""
+    return any(getattr(type(bot), m) is not getattr(base, m) for m in methods)
+
 
 _BOOSTERS: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
 _MODELS: dict[tuple[int, int], tuple[Any, Any, Any]] = {}

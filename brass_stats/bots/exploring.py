@@ -16,6 +16,7 @@ from typing import Any
 from ..engine.actions import Action
 from ..engine.state import GameState
 from . import RandomBot
+from .compiled import overridden
 from .greedy import GreedyBot
 
 
@@ -36,6 +37,8 @@ class ExploringBot:
 
     def core_spec(self) -> dict[str, Any] | None:
         """What the compiled core runs for this bot (see :mod:`brass_stats.bots.compiled`)."""
+        if overridden(self, ExploringBot, "choose") or self.greedy.core_spec() is None:
+            return None
         return {"kind": "exploring", "rate": self.rate, "weights": dataclasses.asdict(self.greedy.weights)}
 
     def choose(self, state: GameState, legal_actions: Sequence[Action], rng: random.Random) -> Action:

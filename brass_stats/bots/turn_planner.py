@@ -30,7 +30,7 @@ from ..engine.information import knowable
 from ..engine.legal import legal_actions as all_legal_actions
 from ..engine.state import GameState
 from ..engine.turn import apply_action
-from .compiled import core_choose
+from .compiled import core_choose, overridden
 from .greedy import GreedyBot, evaluate
 from .search.candidates import rank
 
@@ -49,6 +49,8 @@ class TurnPlanner:
 
     def core_spec(self) -> dict[str, Any] | None:
         """What the compiled core runs for this bot (see :mod:`brass_stats.bots.compiled`)."""
+        if overridden(self, TurnPlanner, "choose") or self.greedy.core_spec() is None:
+            return None
         return {"kind": "planner", "weights": dataclasses.asdict(self.greedy.weights), "candidates": self.candidates}
 
     def choose(self, state: GameState, legal_actions: Sequence[Action], rng: random.Random) -> Action:

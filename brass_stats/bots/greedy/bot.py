@@ -51,7 +51,7 @@ from ...engine.actions import Action, Develop, Network, Scout
 from ...engine.compiled import enabled as core_enabled
 from ...engine.state import GameState
 from ...engine.turn import apply_action
-from ..compiled import core_choose
+from ..compiled import core_choose, overridden
 from .evaluation import SCOUT_GAIN, card_values
 from .fast_evaluation import Evaluator
 from .grouping import cap_sells, group_by_board
@@ -68,6 +68,8 @@ class GreedyBot:
 
     def core_spec(self) -> dict[str, Any] | None:
         """What the compiled core runs for this bot (see :mod:`brass_stats.bots.compiled`)."""
+        if overridden(self, GreedyBot, "choose"):
+            return None
         return {"kind": "greedy", "weights": dataclasses.asdict(self.weights)}
 
     def choose(self, state: GameState, legal_actions: Sequence[Action], rng: random.Random) -> Action:

@@ -40,7 +40,7 @@ from ...engine.scoring import win_shares
 from ...engine.state import GameState
 from ...engine.turn import apply_action
 from ...errors import IllegalAction
-from ..compiled import core_search
+from ..compiled import core_search, overridden
 from ..greedy import GreedyBot, board_key
 from .candidates import Candidate, rank
 from .evaluation import LeafEvaluator, SoftmaxLeaf, leaf_spec
@@ -144,7 +144,7 @@ class SearchBot:
         """What the compiled core runs for this bot (see :mod:`brass_stats.bots.compiled`): None when
         its leaf is a Python callable the core cannot run."""
         leaf = leaf_spec(self.leaf)
-        if leaf is None:
+        if leaf is None or overridden(self, SearchBot, "choose", "analyse") or self.greedy.core_spec() is None:
             return None
         leaf = dict(leaf)
         models = leaf.pop("models", {})
