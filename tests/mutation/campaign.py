@@ -1,0 +1,287 @@
+"""Mutation campaigns of the package, one wing at a time, with cosmic-ray (docs/testing.md).
+
+    python tests/mutation/campaign.py map                  # the coverage map of the whole suite
+    python tests/mutation/campaign.py map tests/test_x.py  # re-map a new or changed test file
+    python tests/mutation/campaign.py run engine           # a seeded sample of the wing's mutants
+    python tests/mutation/campaign.py report engine        # its score and its survivors
+
+The wings, the sample size, the seed and the operators left out are in ``tests/mutation/wings.toml``;
+the mutants judged equivalent (with the reason) in ``tests/mutation/equivalent.toml``. Everything a
+campaign writes is under ``.mutation/`` (ignored by git): the map, one git worktree a wing (cosmic-ray
+mutates files in place, so the checkout you work in is never touched) and one session a wing, commit
+and seed, which a second ``run`` resumes where the first stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+STATE = ROOT / ".mutation"
+MAP = STATE / "map"
+
+
+def wings_config() -> dict[str, Any]:
+    return tomllib.loads((HERE / "wings.toml").read_text())
+
+
+def git(*args: str, cwd: Path = ROOT) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True).stdout.strip()
+
+
+# ---- the coverage map ---------------------------------------------------------------------------
+
+
+def junit_durations(junit: Path) -> dict[str, float]:
+    """pytest node ids and their durations from a JUnit XML report."""
+    durations: dict[str, float] = {}
+    for case in ET.parse(junit).getroot().iter("testcase"):
+        parts = case.get("classname", "").split(".")
+        for cut in range(len(parts), 0, -1):  # the longest prefix that is a test file
+            if (ROOT / Path(*parts[:cut])).with_suffix(".py").exists():
+                node = "/".join(parts[:cut]) + ".py::" + "::".join([*parts[cut:], case.get("name", "")])
+                durations[node] = float(case.get("time", "0") or 0)
+                break
+    return durations
+
+
+def adopt_map(data: Path, junit: Path, test_files: list[str], name: str) -> None:
+    MAP.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(data, MAP / f"{name}.sqlite")
+    meta = {"test_files": test_files, "durations": junit_durations(junit)}
+    (MAP / f"{name}.json").write_text(json.dumps(meta, indent=0, sort_keys=True))
+
+
+def cmd_map(args: argparse.Namespace) -> int:
+    tests = [str(Path(t)) for t in args.tests]
+    if args.from_data:
+        files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob("test_*.py"))
+        adopt_map(Path(args.from_data), Path(args.junit), files, "000-suite")
+        return 0
+    existing = sorted(MAP.glob("*.json")) if MAP.exists() else []
+    name = "000-suite" if not tests else f"{len(existing):03d}-{Path(tests[0]).stem}"
+    files = tests or sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob("test_*.py"))
+    with tempfile.TemporaryDirectory() as tmp:
+        data, junit = Path(tmp) / "coverage", Path(tmp) / "junit.xml"
+        command = [sys.executable, "-m", "pytest", "-n", str(args.workers), "-p", "no:cacheprovider"]
+        command += ["--cov=brass_stats", "--cov-context=test", "--cov-report=", f"--junitxml={junit}"]
+        done = subprocess.run([*command, *tests], cwd=ROOT, env={**os.environ, "COVERAGE_FILE": str(data)})
+        if done.returncode != 0:
+            print(f"the suite failed (exit {done.returncode}): a map is made from a passing suite", file=sys.stderr)
+            return 1
+        adopt_map(data, junit, files, name)
+    print(f"mapped {len(files)} test files into {MAP / name}.sqlite")
+    return 0
+
+
+# ---- a campaign ---------------------------------------------------------------------------------
+
+
+def prepare_tree(wing: str) -> tuple[Path, str]:
+    """A worktree of HEAD for the wing, with the compiled core copied in and no mutant left in it."""
+    head = git("rev-parse", "HEAD")
+    tree = STATE / "trees" / wing
+    if not tree.exists():
+        tree.parent.mkdir(parents=True, exist_ok=True)
+        git("worktree", "add", "--detach", str(tree), head)
+    else:
+        git("checkout", "--force", "--detach", head, cwd=tree)
+        git("checkout", "--", ".", cwd=tree)  # a campaign killed mid-mutant leaves its mutant behind
+    for native in (ROOT / "brass_stats" / "_core").glob("_native*.so"):
+        shutil.copyfile(native, tree / "brass_stats" / "_core" / native.name)
+    return tree, head
+
+
+def known_tests(tree: Path, head: str) -> None:
+    """The node ids the tree's suite collects, so that a map entry of a removed test is never run."""
+    stamp = MAP / "known-tests.head"
+    if stamp.exists() and stamp.read_text() == head:
+        return
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "-o", "addopts="],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    ids = [row for row in out.splitlines() if "::" in row]
+    (MAP / "known-tests.txt").write_text("\n".join(ids))
+    stamp.write_text(head)
+
+
+COMPARISON = re.compile(r"^core/ReplaceComparisonOperator_(\w+?)_(\w+)$")
+
+
+def excluded(operator: str, config: dict[str, Any]) -> bool:
+    if any(re.fullmatch(pattern, operator) for pattern in config["operators"]["exclude"]):
+        return True
+    if (match := COMPARISON.match(operator)) is not None:
+        source, target = match.groups()
+        return not any(source in family and target in family for family in config["operators"]["comparison_families"])
+    return False
+
+
+def sample(session: Path, config: dict[str, Any], size: int, seed: int) -> int:
+    """Mark every mutant outside the seeded sample as skipped; return the sample's size."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult
+
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        items = sorted(db.pending_work_items, key=lambda item: key_of(item.mutations[0]))
+        eligible = [item for item in items if not excluded(item.mutations[0].operator_name, config)]
+        chosen = {item.job_id for item in random.Random(seed).sample(eligible, min(size, len(eligible)))}
+        unsampled = [item.job_id for item in eligible if item.job_id not in chosen]
+        left_out = sorted({item.job_id for item in items} - {item.job_id for item in eligible})
+        for job_ids, why in ((unsampled, "not in the sample"), (left_out, "operator left out (wings.toml)")):
+            if job_ids:
+                db.set_multiple_results(job_ids, WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output=why))
+    return len(chosen)
+
+
+def key_of(mutation: Any) -> tuple[str, int, int, str, int]:
+    line, column = mutation.start_pos
+    return (str(mutation.module_path), line, column, mutation.operator_name, mutation.occurrence)
+
+
+def session_path(wing: str, head: str, seed: int) -> Path:
+    return STATE / f"{wing}-{head[:10]}-seed{seed}.sqlite"
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    config = wings_config()
+    wing = config["wings"][args.wing]
+    settings = {**config["defaults"], **{k: v for k, v in vars(args).items() if k in ("sample", "seed") and v}}
+    tree, head = prepare_tree(args.wing)
+    known_tests(tree, head)
+    selector = f"{sys.executable} {HERE / 'select_tests.py'} --map {MAP} --budget {settings['budget']}"
+    cosmic = {
+        "module-path": wing["paths"],
+        "timeout": float(settings["timeout"]),
+        "excluded-modules": [],
+        "test-command": selector,
+        "distributor": {"name": "local"},
+    }
+    config_file = STATE / f"{args.wing}.toml"
+    config_file.write_text(_toml({"cosmic-ray": cosmic}))
+    session = session_path(args.wing, head, int(settings["seed"]))
+    if not session.exists():
+        subprocess.run(["cosmic-ray", "init", str(config_file), str(session)], cwd=tree, check=True)
+        size = sample(session, config, int(settings["sample"]), int(settings["seed"]))
+        print(f"{args.wing}: {size} mutants sampled (seed {settings['seed']}) at {head[:10]}")
+    subprocess.run(["cosmic-ray", "exec", str(config_file), str(session)], cwd=tree, check=True)
+    git("checkout", "--", ".", cwd=tree)
+    return cmd_report(args)
+
+
+def _toml(value: dict[str, Any]) -> str:
+    import toml  # cosmic-ray's own dependency writes what it reads
+
+    return str(toml.dumps(value))
+
+
+# ---- the score ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    path: str
+    line: int
+    operator: str
+    killed: bool
+    diff: str
+
+
+def equivalents() -> dict[tuple[str, int, str], str]:
+    listed = tomllib.loads((HERE / "equivalent.toml").read_text()).get("equivalent", [])
+    return {(e["path"], int(e["line"]), e["operator"]): e["reason"] for e in listed}
+
+
+def outcomes(session: Path) -> tuple[list[Outcome], int]:
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import WorkerOutcome
+
+    found: list[Outcome] = []
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        pending = sum(1 for _ in db.pending_work_items)
+        for item, result in db.completed_work_items:
+            if result.worker_outcome == WorkerOutcome.SKIPPED:
+                continue
+            mutation = item.mutations[0]
+            found.append(
+                Outcome(
+                    path=str(mutation.module_path),
+                    line=mutation.start_pos[0],
+                    operator=mutation.operator_name,
+                    killed=bool(result.is_killed),
+                    diff=result.diff or "",
+                )
+            )
+    return sorted(found, key=lambda o: (o.path, o.line, o.operator)), pending
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    config = wings_config()
+    seed = int(getattr(args, "seed", None) or config["defaults"]["seed"])
+    session = session_path(args.wing, git("rev-parse", "HEAD"), seed)
+    if not session.exists():
+        sessions = sorted(STATE.glob(f"{args.wing}-*-seed{seed}.sqlite"), key=lambda p: p.stat().st_mtime)
+        if not sessions:
+            print(f"{args.wing}: no campaign yet", file=sys.stderr)
+            return 1
+        session = sessions[-1]
+    found, pending = outcomes(session)
+    listed = equivalents()
+    killed = sum(o.killed for o in found)
+    survivors = [o for o in found if not o.killed]
+    equivalent = [o for o in survivors if (o.path, o.line, o.operator) in listed]
+    judged = len(found) - len(equivalent)
+    score = killed / judged if judged else 0.0
+    print(f"{args.wing} ({session.name}): {len(found)} mutants run, {pending} pending")
+    print(f"  killed {killed}, survived {len(survivors)} ({len(equivalent)} equivalent)")
+    print(f"  score {killed}/{judged} = {score:.1%} of the non-equivalent mutants")
+    for outcome in survivors:
+        reason = listed.get((outcome.path, outcome.line, outcome.operator))
+        head = f"{outcome.path}:{outcome.line} {outcome.operator}"
+        print(f"\n  {'equivalent' if reason else 'SURVIVED'}: {head}" + (f"\n    {reason}" if reason else ""))
+        if not reason and args.diffs:
+            print("    " + "\n    ".join(line for line in outcome.diff.splitlines() if line[:1] in "+-"))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    mapping = commands.add_parser("map", help="the coverage map: which tests run which lines")
+    mapping.add_argument("tests", nargs="*", help="test files to (re)map; none: the whole suite")
+    mapping.add_argument("--workers", type=int, default=2)
+    mapping.add_argument("--from-data", help="adopt a coverage data file of the whole suite")
+    mapping.add_argument("--junit", help="with --from-data: the JUnit report of the same run")
+    mapping.set_defaults(run=cmd_map)
+    for name, run in (("run", cmd_run), ("report", cmd_report)):
+        sub = commands.add_parser(name)
+        sub.add_argument("wing", choices=sorted(wings_config()["wings"]))
+        sub.add_argument("--seed", type=int)
+        sub.add_argument("--diffs", action="store_true", help="print each survivor's diff")
+        if name == "run":
+            sub.add_argument("--sample", type=int)
+        sub.set_defaults(run=run)
+    args = parser.parse_args(argv)
+    return int(args.run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
