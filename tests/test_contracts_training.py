@@ -1,0 +1,96 @@
+"""What ``winprob train`` reports of the expected-final-VP model: held-out mean absolute errors per
+(position, seat) pair, overall and per quarter of the game, recomputed here from the model's readings of
+each position and the games' final VP.
+
+A tiny model (a few boosting rounds on one game) is scored on two other games of two table sizes, so the
+(position, seat) pairs are not a multiple of the positions: an error divided by anything but the pairs shows.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+
+import pytest
+
+import brass_stats as bs
+from brass_stats.bots.value import training as T
+from brass_stats.bots.value.final_vp import FinalVpModel, train_final_vp
+
+TRAIN = bs.SAMPLES / "generated" / "game-2002-00001.json"  # 2 players
+HELD = (
+    bs.SAMPLES / "generated" / "game-2002-00000.json",  # 2 players
+    sorted((bs.SAMPLES / "lancashire").glob("game-5003-*.json"))[0],  # 3 players
+)
+
+
+@pytest.fixture(scope="module")
+def tiny_model() -> FinalVpModel:
+    positions = T.load_positions([TRAIN])
+    return train_final_vp(positions.rows, positions.final_vp, rounds=5)
+
+
+def margin_of(vps: list[float], seat: int) -> float:
+    """A seat's VP less the mean of its opponents' VP."""
+    others = [v for s, v in enumerate(vps) if s != seat]
+    return vps[seat] - statistics.fmean(others)
+
+
+def expected_errors(model: FinalVpModel) -> dict[str, tuple[int, float, float]]:
+    """Per group (all, and each quarter of the round clock): positions, mean absolute error of each seat's
+    expected final VP, and of each seat's margin, over every (position, seat) pair of the held-out games,
+    every position read on its own by the model."""
+    vp_errors: dict[str, list[float]] = defaultdict(list)
+    margin_errors: dict[str, list[float]] = defaultdict(list)
+    positions: dict[str, int] = defaultdict(int)
+    for path in HELD:
+        r = bs.replay(bs.load(path))
+        assert r.state.game_over
+        final = [float(p.vp) for p in r.state.players]
+        for i in range(len(r.steps)):
+            state = r.state_at(i)
+            if state.game_over:
+                continue
+            predicted = model.predict(state)
+            quarter = min(int(state.progress() * 4), 3)
+            for group in ("all", f"stage={quarter * 25}-{quarter * 25 + 25}%"):
+                positions[group] += 1
+                for seat in range(state.num_players):
+                    vp_errors[group].append(abs(predicted[seat] - final[seat]))
+                    margin_errors[group].append(abs(margin_of(predicted, seat) - margin_of(final, seat)))
+    return {g: (positions[g], statistics.fmean(vp_errors[g]), statistics.fmean(margin_errors[g])) for g in positions}
+
+
+def test_the_reported_margin_error_is_the_mean_over_position_seat_pairs(tiny_model: FinalVpModel) -> None:
+    """``margin_mae`` (winprob train's ``margin_mae_vp``) and ``mae``: the mean absolute error per
+    (position, seat) pair, overall and per quarter of the game."""
+    report = T.final_vp_report(tiny_model, T.load_positions(HELD))
+    expected = expected_errors(tiny_model)
+    assert set(report) == set(expected) and len(report) == 5  # all, and the four quarters
+    for group, (positions, mae, margin_mae) in expected.items():
+        scores = report[group]
+        assert scores.positions == positions, group
+        assert scores.mae == pytest.approx(mae, rel=1e-9), group
+        assert scores.margin_mae == pytest.approx(margin_mae, rel=1e-9), group
+    # an error of a few VP per pair, not a sum over thousands of pairs
+    assert 0.0 < report["all"].margin_mae < 100.0
+
+
+def test_the_greedy_margin_error_beside_it_is_a_mean_over_the_same_pairs(tiny_model: FinalVpModel) -> None:
+    """The greedy estimate's margin error (the baseline printed beside the model's) is a per-pair mean too:
+    two games whose seats' estimates are each off by the same amount report that amount, however many
+    positions and seats they have."""
+    positions = T.load_positions(HELD)
+    estimate = T.FEATURE_NAMES.index("own_estimate")
+    shift = 7.0
+    # every seat's greedy estimate set to its final VP, seat 0's plus ``shift``
+    for rows, final in zip(positions.rows, positions.final_vp, strict=True):
+        for seat in range(len(final)):
+            rows[seat, estimate] = final[seat] + (shift if seat == 0 else 0.0)
+    report = T.final_vp_report(tiny_model, positions)["all"]
+    # seat 0's margin is off by shift; each opponent's by shift / (players - 1)
+    pairs = [
+        (shift if seat == 0 else shift / (len(final) - 1)) for final in positions.final_vp for seat in range(len(final))
+    ]
+    assert report.greedy_margin_mae == pytest.approx(statistics.fmean(pairs), rel=1e-9)
+    assert report.greedy_mae == pytest.approx(shift * len(positions.final_vp) / len(pairs), rel=1e-9)
