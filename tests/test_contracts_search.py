@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 import brass_stats as bs
-from brass_stats.bots.compiled import core_rank, core_search
+from brass_stats.bots.compiled import core_rank
 from brass_stats.bots.greedy import DEFAULT_WEIGHTS, GreedyBot, board_key, card_values, evaluate
 
 # rank is not exported by brass_stats.bots.search: module-level import, to fix if candidates.py moves
@@ -193,39 +193,6 @@ def test_a_positive_temperature_is_accepted_and_searched(birmingham: list[GameSt
     for leaf in (SoftmaxLeaf(temperature=0.5), SoftmaxLeaf(start=1.0, end=0.25)):
         result = SearchBot(simulations=4, leaf=leaf).analyse(state, None, random.Random(2))
         assert result.simulations == 4 and sum(result.value) == pytest.approx(1.0)
-
-
-@pytest.fixture
-def core_only(bot_path: str) -> None:
-    if bot_path != "core" or not core_enabled():
-        pytest.skip("the compiled core's own guards")
-
-
-def search_spec(**leaf: Any) -> dict[str, Any]:
-    spec = SearchBot(simulations=3).core_spec()
-    assert spec is not None
-    return {**spec, "leaf": {**spec["leaf"], **leaf}}
-
-
-@pytest.mark.usefixtures("core_only")
-def test_the_core_refuses_a_search_with_no_legal_action(birmingham: list[GameState]) -> None:
-    """Asked directly (not through SearchBot's own guard): the given list empty, or the engine's list empty."""
-    state = birmingham[11]
-    with pytest.raises(ValueError, match="no legal action to search"):
-        core_search(state, search_spec(), 5, [], ())
-    with pytest.raises(ValueError, match="no legal action to search"):
-        core_search(dead_end(state), search_spec(), 5, None, ())
-
-
-@pytest.mark.usefixtures("core_only")
-@pytest.mark.parametrize(("start", "end"), [(0.0, 3.0), (14.0, 0.0), (-1.0, -1.0)])
-def test_the_core_refuses_a_temperature_that_is_not_positive(
-    start: float, end: float, birmingham: list[GameState]
-) -> None:
-    state = birmingham[11]
-    assert core_search(state, search_spec(start=1.0, end=1.0), 5, None, ()) is not None  # a positive one works
-    with pytest.raises(ValueError, match="the temperature must be positive"):
-        core_search(state, search_spec(start=start, end=end), 5, None, ())
 
 
 # -- the turn planner's second action ----------------------------------------------------------------------
