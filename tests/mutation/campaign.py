@@ -47,9 +47,11 @@ def git(*args: str, cwd: Path = ROOT) -> str:
 
 
 def junit_durations(junit: Path) -> dict[str, float]:
-    """pytest node ids and their durations from a JUnit XML report."""
+    """pytest node ids of the tests that passed and their durations, from a JUnit XML report."""
     durations: dict[str, float] = {}
     for case in ET.parse(junit).getroot().iter("testcase"):
+        if any(child.tag in ("failure", "error", "skipped") for child in case):
+            continue  # a test that fails unmutated would kill every mutant: never selected
         parts = case.get("classname", "").split(".")
         for cut in range(len(parts), 0, -1):  # the longest prefix that is a test file
             if (ROOT / Path(*parts[:cut])).with_suffix(".py").exists():
@@ -59,32 +61,30 @@ def junit_durations(junit: Path) -> dict[str, float]:
     return durations
 
 
-def adopt_map(data: Path, junit: Path, test_files: list[str], name: str) -> None:
-    MAP.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(data, MAP / f"{name}.sqlite")
-    meta = {"test_files": test_files, "durations": junit_durations(junit)}
-    (MAP / f"{name}.json").write_text(json.dumps(meta, indent=0, sort_keys=True))
+def wing_tests(wing: dict[str, Any]) -> list[str]:
+    files = {p for pattern in wing["tests"] for p in (ROOT / "tests").glob(pattern)}
+    return sorted(str(p.relative_to(ROOT)) for p in files)
 
 
 def cmd_map(args: argparse.Namespace) -> int:
-    tests = [str(Path(t)) for t in args.tests]
-    if args.from_data:
-        files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob("test_*.py"))
-        adopt_map(Path(args.from_data), Path(args.junit), files, "000-suite")
-        return 0
-    existing = sorted(MAP.glob("*.json")) if MAP.exists() else []
-    name = "000-suite" if not tests else f"{len(existing):03d}-{Path(tests[0]).stem}"
-    files = tests or sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob("test_*.py"))
+    wing = wings_config()["wings"][args.wing]
+    tests = [str(Path(t)) for t in args.tests] or wing_tests(wing)
+    folder = MAP / args.wing
+    folder.mkdir(parents=True, exist_ok=True)
+    name = f"{len(list(folder.glob('*.json'))):03d}-{Path(args.tests[0]).stem if args.tests else 'wing'}"
     with tempfile.TemporaryDirectory() as tmp:
         data, junit = Path(tmp) / "coverage", Path(tmp) / "junit.xml"
-        command = [sys.executable, "-m", "pytest", "-n", str(args.workers), "-p", "no:cacheprovider"]
-        command += ["--cov=brass_stats", "--cov-context=test", "--cov-report=", f"--junitxml={junit}"]
+        command = [sys.executable, "-m", "pytest", "-n", str(args.workers), "-p", "no:cacheprovider", "-q"]
+        command += [f"--cov={path}" for path in wing["paths"]]
+        command += ["--cov-context=test", "--cov-report=", f"--junitxml={junit}"]
         done = subprocess.run([*command, *tests], cwd=ROOT, env={**os.environ, "COVERAGE_FILE": str(data)})
-        if done.returncode != 0:
-            print(f"the suite failed (exit {done.returncode}): a map is made from a passing suite", file=sys.stderr)
+        if done.returncode not in (0, 1):
+            print(f"pytest stopped (exit {done.returncode}): no map written", file=sys.stderr)
             return 1
-        adopt_map(data, junit, files, name)
-    print(f"mapped {len(files)} test files into {MAP / name}.sqlite")
+        shutil.copyfile(data, folder / f"{name}.sqlite")
+        meta = {"test_files": tests, "durations": junit_durations(junit)}
+        (folder / f"{name}.json").write_text(json.dumps(meta, indent=0, sort_keys=True))
+    print(f"mapped {len(tests)} test files for {args.wing} into {folder / name}.sqlite")
     return 0
 
 
@@ -167,7 +167,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     settings = {**config["defaults"], **{k: v for k, v in vars(args).items() if k in ("sample", "seed") and v}}
     tree, head = prepare_tree(args.wing)
     known_tests(tree, head)
-    selector = f"{sys.executable} {HERE / 'select_tests.py'} --map {MAP} --budget {settings['budget']}"
+    folder = MAP / args.wing
+    selector = f"{sys.executable} {HERE / 'select_tests.py'} --map {folder} --budget {settings['budget']}"
     cosmic = {
         "module-path": wing["paths"],
         "timeout": float(settings["timeout"]),
@@ -265,11 +266,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    mapping = commands.add_parser("map", help="the coverage map: which tests run which lines")
-    mapping.add_argument("tests", nargs="*", help="test files to (re)map; none: the whole suite")
+    mapping = commands.add_parser("map", help="the coverage map of a wing: which tests run which lines")
+    mapping.add_argument("wing", choices=sorted(wings_config()["wings"]))
+    mapping.add_argument("tests", nargs="*", help="test files to (re)map; none: the wing's tests")
     mapping.add_argument("--workers", type=int, default=2)
-    mapping.add_argument("--from-data", help="adopt a coverage data file of the whole suite")
-    mapping.add_argument("--junit", help="with --from-data: the JUnit report of the same run")
     mapping.set_defaults(run=cmd_map)
     for name, run in (("run", cmd_run), ("report", cmd_report)):
         sub = commands.add_parser(name)

@@ -1,6 +1,6 @@
 """Which tests run which lines of the package: the coverage map of the mutation campaigns.
 
-A map folder holds coverage.py data files written with per-test contexts (pytest-cov's
+A wing's map folder holds coverage.py data files written with per-test contexts (pytest-cov's
 ``--cov-context=test``), each beside a JSON file naming the test files it ran and their tests'
 durations. A later data file replaces an earlier one for the test files they share, so a new or changed
 test file is mapped on its own (``campaign.py map tests/test_x.py``) instead of the whole suite again.
@@ -40,7 +40,7 @@ class CoverageMap:
             data.read()
             self.parts.append((data, later))
             self.durations.update(meta["durations"])
-        known = folder / "known-tests.txt"
+        known = folder.parent / "known-tests.txt"  # what the campaign's tree collects (campaign.py)
         self.known = set(known.read_text().split("\n")) if known.exists() else None
 
     def duration(self, test: str) -> float:
@@ -56,8 +56,8 @@ class CoverageMap:
                 for line, contexts in data.contexts_by_lineno(measured).items():
                     for context in contexts:
                         test = test_id(context)
-                        if test is None or test.split("::")[0] in replaced:
-                            continue
+                        if test is None or test.split("::")[0] in replaced or test not in self.durations:
+                            continue  # import time, a file mapped again later, or a test that did not pass
                         if self.known is None or test in self.known:
                             merged.setdefault(line, set()).add(test)
         return {line: frozenset(tests) for line, tests in merged.items()}
