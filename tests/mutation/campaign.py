@@ -15,6 +15,7 @@ and seed, which a second ``run`` resumes where the first stopped.
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import random
@@ -135,18 +136,56 @@ def excluded(operator: str, config: dict[str, Any]) -> bool:
     return False
 
 
-def sample(session: Path, config: dict[str, Any], size: int, seed: int) -> int:
+Span = tuple[tuple[int, int], tuple[int, int]]
+
+
+def annotation_spans(path: Path) -> list[Span]:
+    """Where a module's annotations are, when ``from __future__ import annotations`` keeps them unevaluated."""
+    module = ast.parse(path.read_text())
+    postponed = any(
+        isinstance(node, ast.ImportFrom) and node.module == "__future__" and any(a.name == "annotations" for a in node.names)
+        for node in module.body
+    )
+    if not postponed:
+        return []
+    spans: list[Span] = []
+    for node in ast.walk(module):
+        found: list[ast.expr | None] = []
+        if isinstance(node, ast.arg | ast.AnnAssign):
+            found.append(node.annotation)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            found.append(node.returns)
+        for a in found:
+            if a is not None and a.end_lineno is not None and a.end_col_offset is not None:
+                spans.append(((a.lineno, a.col_offset), (a.end_lineno, a.end_col_offset)))
+    return spans
+
+
+def in_annotation(tree: Path, mutation: Any, spans: dict[str, list[Span]]) -> bool:
+    path = str(mutation.module_path)
+    if path not in spans:
+        spans[path] = annotation_spans(tree / path)
+    return any(start <= tuple(mutation.start_pos) < end for start, end in spans[path])
+
+
+def sample(session: Path, tree: Path, config: dict[str, Any], size: int, seed: int) -> int:
     """Mark every mutant outside the seeded sample as skipped; return the sample's size."""
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
+    spans: dict[str, list[Span]] = {}
     with use_db(str(session), WorkDB.Mode.open) as db:
         items = sorted(db.pending_work_items, key=lambda item: key_of(item.mutations[0]))
-        eligible = [item for item in items if not excluded(item.mutations[0].operator_name, config)]
+        eligible = [
+            item
+            for item in items
+            if not excluded(item.mutations[0].operator_name, config)
+            and not in_annotation(tree, item.mutations[0], spans)
+        ]
         chosen = {item.job_id for item in random.Random(seed).sample(eligible, min(size, len(eligible)))}
         unsampled = [item.job_id for item in eligible if item.job_id not in chosen]
         left_out = sorted({item.job_id for item in items} - {item.job_id for item in eligible})
-        for job_ids, why in ((unsampled, "not in the sample"), (left_out, "operator left out (wings.toml)")):
+        for job_ids, why in ((unsampled, "not in the sample"), (left_out, "operator left out (wings.toml) or in an annotation")):
             if job_ids:
                 db.set_multiple_results(job_ids, WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output=why))
     return len(chosen)
@@ -155,6 +194,21 @@ def sample(session: Path, config: dict[str, Any], size: int, seed: int) -> int:
 def key_of(mutation: Any) -> tuple[str, int, int, str, int]:
     line, column = mutation.start_pos
     return (str(mutation.module_path), line, column, mutation.operator_name, mutation.occurrence)
+
+
+def latest_session(wing: str, seed: int) -> Path:
+    sessions = sorted(STATE.glob(f"{wing}-*-seed{seed}.sqlite"), key=lambda p: p.stat().st_mtime)
+    if not sessions:
+        raise SystemExit(f"{wing}: no campaign yet")
+    return sessions[-1]
+
+
+def forget_survivors(session: Path) -> int:
+    """Drop the results of the surviving mutants, so that ``cosmic-ray exec`` runs them again."""
+    import sqlite3
+
+    with sqlite3.connect(session) as db:
+        return db.execute("DELETE FROM work_results WHERE test_outcome = 'SURVIVED'").rowcount
 
 
 def session_path(wing: str, head: str, seed: int) -> Path:
@@ -179,9 +233,17 @@ def cmd_run(args: argparse.Namespace) -> int:
     config_file = STATE / f"{args.wing}.toml"
     config_file.write_text(_toml({"cosmic-ray": cosmic}))
     session = session_path(args.wing, head, int(settings["seed"]))
-    if not session.exists():
+    if args.recheck:
+        session = latest_session(args.wing, int(settings["seed"]))
+        since = session.name.split("-")[1]
+        if git("diff", "--stat", since, head, "--", *wing["paths"]):
+            print(f"{args.wing}: the wing's code changed since {since}: start a new campaign", file=sys.stderr)
+            return 1
+        survivors = forget_survivors(session)
+        print(f"{args.wing}: {survivors} survivors of {session.name} run again at {head[:10]}")
+    elif not session.exists():
         subprocess.run(["cosmic-ray", "init", str(config_file), str(session)], cwd=tree, check=True)
-        size = sample(session, config, int(settings["sample"]), int(settings["seed"]))
+        size = sample(session, tree, config, int(settings["sample"]), int(settings["seed"]))
         print(f"{args.wing}: {size} mutants sampled (seed {settings['seed']}) at {head[:10]}")
     subprocess.run(["cosmic-ray", "exec", str(config_file), str(session)], cwd=tree, check=True)
     git("checkout", "--", ".", cwd=tree)
@@ -239,11 +301,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     seed = int(getattr(args, "seed", None) or config["defaults"]["seed"])
     session = session_path(args.wing, git("rev-parse", "HEAD"), seed)
     if not session.exists():
-        sessions = sorted(STATE.glob(f"{args.wing}-*-seed{seed}.sqlite"), key=lambda p: p.stat().st_mtime)
-        if not sessions:
-            print(f"{args.wing}: no campaign yet", file=sys.stderr)
-            return 1
-        session = sessions[-1]
+        session = latest_session(args.wing, seed)
     found, pending = outcomes(session)
     listed = equivalents()
     killed = sum(o.killed for o in found)
@@ -278,6 +336,7 @@ def main(argv: list[str] | None = None) -> int:
         sub.add_argument("--diffs", action="store_true", help="print each survivor's diff")
         if name == "run":
             sub.add_argument("--sample", type=int)
+            sub.add_argument("--recheck", action="store_true", help="run the last campaign's survivors again")
         sub.set_defaults(run=run)
     args = parser.parse_args(argv)
     return int(args.run(args))
