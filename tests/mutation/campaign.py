@@ -142,10 +142,8 @@ Span = tuple[tuple[int, int], tuple[int, int]]
 def annotation_spans(path: Path) -> list[Span]:
     """Where a module's annotations are, when ``from __future__ import annotations`` keeps them unevaluated."""
     module = ast.parse(path.read_text())
-    postponed = any(
-        isinstance(node, ast.ImportFrom) and node.module == "__future__" and any(a.name == "annotations" for a in node.names)
-        for node in module.body
-    )
+    futures = {a.name for node in module.body if isinstance(node, ast.ImportFrom) for a in node.names}
+    postponed = "annotations" in futures
     if not postponed:
         return []
     spans: list[Span] = []
@@ -185,7 +183,8 @@ def sample(session: Path, tree: Path, config: dict[str, Any], size: int, seed: i
         chosen = {item.job_id for item in random.Random(seed).sample(eligible, min(size, len(eligible)))}
         unsampled = [item.job_id for item in eligible if item.job_id not in chosen]
         left_out = sorted({item.job_id for item in items} - {item.job_id for item in eligible})
-        for job_ids, why in ((unsampled, "not in the sample"), (left_out, "operator left out (wings.toml) or in an annotation")):
+        reasons = ((unsampled, "not in the sample"), (left_out, "operator or annotation left out (wings.toml)"))
+        for job_ids, why in reasons:
             if job_ids:
                 db.set_multiple_results(job_ids, WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output=why))
     return len(chosen)
