@@ -142,7 +142,8 @@ Span = tuple[tuple[int, int], tuple[int, int]]
 def annotation_spans(path: Path) -> list[Span]:
     """Where a module's annotations are, when ``from __future__ import annotations`` keeps them unevaluated."""
     module = ast.parse(path.read_text())
-    futures = {a.name for node in module.body if isinstance(node, ast.ImportFrom) for a in node.names}
+    imports = [node for node in module.body if isinstance(node, ast.ImportFrom) and node.module == "__future__"]
+    futures = {a.name for node in imports for a in node.names}
     postponed = "annotations" in futures
     if not postponed:
         return []
