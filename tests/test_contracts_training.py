@@ -94,3 +94,28 @@ def test_the_greedy_margin_error_beside_it_is_a_mean_over_the_same_pairs(tiny_mo
     ]
     assert report.greedy_margin_mae == pytest.approx(statistics.fmean(pairs), rel=1e-9)
     assert report.greedy_mae == pytest.approx(shift * len(positions.final_vp) / len(pairs), rel=1e-9)
+
+
+def test_the_win_models_report_holds_each_position_in_its_era_quarter_table_size_and_bots() -> None:
+    """``winprob train``'s held-out report of the win model: besides "all", one group per era, per
+    quarter of the round clock (stage=0-25% ... stage=75-100%), per table size and per bots; each group
+    is scored on exactly its positions, counted here from the games replayed."""
+    positions = T.load_positions(HELD)
+    model = T.train(T.load_positions([TRAIN]), rounds=5)
+    expected: dict[str, int] = defaultdict(int)
+    for path in HELD:
+        log = bs.load(path)
+        r = bs.replay(log)
+        bots = ", ".join(dict.fromkeys((log.source or {}).get("bots", ["unknown"])))
+        for i in range(len(r.steps)):
+            state = r.state_at(i)
+            if state.game_over:
+                continue
+            quarter = min(int(state.progress() * 4), 3)
+            for group in ("all", f"era={state.era}", f"stage={25 * quarter}-{25 * quarter + 25}%"):
+                expected[group] += 1
+            expected[f"players={state.num_players}"] += 1
+            expected[f"bots={bots}"] += 1
+    report = T.report(model, positions)
+    assert {"stage=0-25%", "stage=25-50%", "stage=50-75%", "stage=75-100%"} <= set(report)
+    assert {name: scores.positions for name, scores in report.items()} == dict(expected)
