@@ -8,14 +8,18 @@ A tiny model (a few boosting rounds on one game) is scored on two other games of
 
 from __future__ import annotations
 
+import gzip
+import re
 import statistics
 from collections import defaultdict
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 import brass_stats as bs
 from brass_stats.bots.value import training as T
-from brass_stats.bots.value.final_vp import FinalVpModel, train_final_vp
+from brass_stats.bots.value.final_vp import FINAL_VP_PARAMS, FINAL_VP_ROUNDS, FinalVpModel, train_final_vp
 
 TRAIN = bs.SAMPLES / "generated" / "game-2002-00001.json"  # 2 players
 HELD = (
@@ -119,3 +123,21 @@ def test_the_win_models_report_holds_each_position_in_its_era_quarter_table_size
     report = T.report(model, positions)
     assert {"stage=0-25%", "stage=25-50%", "stage=50-75%", "stage=75-100%"} <= set(report)
     assert {name: scores.positions for name, scores in report.items()} == dict(expected)
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "rounds"),
+    [("model", T.PARAMS, T.ROUNDS), ("final_vp", FINAL_VP_PARAMS, FINAL_VP_ROUNDS)],
+)
+def test_the_shipped_models_are_what_their_recipes_train(name: str, params: dict[str, Any], rounds: int) -> None:
+    """``winprob train`` rebuilds the shipped models from their recipes (docs/analysis.md): each shipped
+    file records the rounds and the LightGBM settings the recipe gives today, so a changed recipe cannot
+    pass for the model the package ships."""
+    text = gzip.decompress((Path(T.__file__).parent / f"{name}.txt.gz").read_bytes()).decode()
+    recorded = dict(re.findall(r"^\[(\w+): (.*)\]$", text, re.M))
+    assert len(re.findall(r"^Tree=", text, re.M)) == rounds == int(recorded["num_iterations"])
+    for key, value in params.items():
+        if isinstance(value, str):
+            assert recorded[key] == value, key
+        else:  # LightGBM writes True as 1 and 1.0 as 1
+            assert float(recorded[key]) == pytest.approx(float(value)), key
