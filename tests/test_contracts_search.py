@@ -288,3 +288,15 @@ def test_the_planner_plans_no_second_action_once_the_game_is_over(
     assert all(not s.game_over and s.current_player == seat for s in spy.asked)
     if not core_enabled():
         assert spy.asked  # the Python path planned the single actions' second actions
+
+
+def test_a_search_result_is_an_immutable_value(birmingham: list[GameState]) -> None:
+    """What a search found cannot be changed after the fact (a review stores and compares it): the result
+    and each root action's statistics refuse assignment and hash as the values they are."""
+    result = SearchBot(simulations=8).analyse(birmingham[11], None, random.Random(3))
+    stats = result.actions[0]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.best = stats.action  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        stats.visits += 1  # type: ignore[misc]
+    assert hash(stats) == hash(dataclasses.replace(stats)) and hash(result) == hash(dataclasses.replace(result))
