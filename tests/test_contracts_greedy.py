@@ -5,10 +5,12 @@ shortfall can weigh in); the expectation is the rules' own: income is paid once 
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 import brass_stats as bs
-from brass_stats.bots.greedy import evaluate
+from brass_stats.bots.greedy import evaluate, horizon
 from brass_stats.engine.state import GameState
 
 
@@ -34,3 +36,12 @@ def test_more_income_is_valued_higher_and_more_so_with_more_rounds_to_go(birming
     assert early.era == "canal" and late.era == "rail" and not late.game_over
     gains = [income_gain(early, 10), income_gain(late, 10)]
     assert gains[0] > gains[1] > 0
+
+
+def test_the_horizon_of_a_seat_is_an_immutable_value(birmingham: list[GameState]) -> None:
+    """``horizon()`` (exported with the evaluation) gives a value: what is left of the game for a seat
+    cannot be changed by whoever holds it, and equal horizons hash alike."""
+    h = horizon(birmingham[4], 0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        h.payouts = 0  # type: ignore[misc]
+    assert h.payouts > 0 and hash(h) == hash(horizon(birmingham[4], 0))
