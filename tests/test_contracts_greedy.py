@@ -10,7 +10,8 @@ import dataclasses
 import pytest
 
 import brass_stats as bs
-from brass_stats.bots.greedy import evaluate, horizon
+from brass_stats.bots.greedy import evaluate, explain, horizon
+from brass_stats.engine.network import network
 from brass_stats.engine.state import GameState
 
 
@@ -45,3 +46,15 @@ def test_the_horizon_of_a_seat_is_an_immutable_value(birmingham: list[GameState]
     with pytest.raises(dataclasses.FrozenInstanceError):
         h.payouts = 0  # type: ignore[misc]
     assert h.payouts > 0 and hash(h) == hash(horizon(birmingham[4], 0))
+
+
+def test_a_wider_network_is_worth_more_to_greedy(birmingham: list[GameState]) -> None:
+    """Greedy's reach term (docs/bots.md): locations in a seat's network are where its industry cards can
+    build, so a seat that reaches more locations is valued more for it, and a seat with a network is
+    valued above nothing for it."""
+    state = birmingham[-10]
+    sizes = {seat: len(network(state, seat)) for seat in range(state.num_players)}
+    reach = {seat: explain(state, seat)["reach"] for seat in sizes}
+    assert min(sizes.values()) > 0 and len(set(sizes.values())) == len(sizes)
+    assert all(value > 0 for value in reach.values())
+    assert sorted(sizes, key=sizes.__getitem__) == sorted(reach, key=reach.__getitem__)

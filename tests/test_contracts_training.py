@@ -141,3 +141,15 @@ def test_the_shipped_models_are_what_their_recipes_train(name: str, params: dict
             assert recorded[key] == value, key
         else:  # LightGBM writes True as 1 and 1.0 as 1
             assert float(recorded[key]) == pytest.approx(float(value)), key
+
+
+def test_a_position_at_the_end_of_the_clock_is_in_the_last_quarter(tiny_model: FinalVpModel) -> None:
+    """The clock reads 1 before the game is over when an era runs longer than its rounds
+    (``GameState.progress`` caps it): both held-out reports count such a position in stage=75-100%,
+    never in a fifth quarter."""
+    positions = T.load_positions(HELD)
+    positions.stage = [1.0] * len(positions.stage)
+    win_model = T.train(T.load_positions([TRAIN]), rounds=5)
+    for report in (T.report(win_model, positions), T.final_vp_report(tiny_model, positions)):
+        stages = {name: scores.positions for name, scores in report.items() if name.startswith("stage=")}
+        assert stages == {"stage=75-100%": len(positions.stage)}
