@@ -68,5 +68,9 @@ class CoverageMap:
             found |= self._lines(path).get(line, frozenset())
         return found
 
+    def all_tests(self) -> set[str]:
+        """Every test of the map that passed and that the campaign's tree still has."""
+        return {t for t in self.durations if self.known is None or t in self.known}
+
     def tests_of_file(self, path: str) -> set[str]:
         return set().union(*self._lines(path).values())

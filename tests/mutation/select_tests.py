@@ -2,9 +2,10 @@
 
 cosmic-ray writes one mutant into the working tree and runs this script there. It reads the mutated
 lines from ``git diff``, looks up in the coverage map (``campaign.py map``) the tests whose run
-executed those lines (a line run only at import: every test that ran any line of its file), and runs
-them with pytest, fastest first, until their recorded time reaches the budget; ``-x`` stops at the
-first failure. Exit status 0: every selected test passed (the mutant survived); non-zero: killed.
+executed those lines (a line run only at import: every test that ran any line of its file, then the
+rest of the wing's tests), and runs them with pytest, fastest first, until their recorded time reaches
+the budget; ``-x`` stops at the first failure. Exit status 0: every selected test passed (the mutant
+survived); non-zero: killed.
 """
 
 from __future__ import annotations
@@ -44,17 +45,27 @@ def mutated_lines(tree: Path) -> dict[str, set[int]]:
 
 
 def selected_tests(cover: CoverageMap, changed: dict[str, set[int]], budget: float) -> list[str]:
-    tests: set[str] = set()
+    """The covering tests, fastest first, within the budget. A line no test runs is run at import (a
+    module constant, a default, a decorator): its file's tests come first, then the rest of the wing's,
+    each fastest first, as any test may read what the import made."""
+    covering: set[str] = set()
+    at_import: set[str] = set()
     for path, numbers in changed.items():
         found = cover.tests_of_lines(path, numbers)
-        tests |= found if found else cover.tests_of_file(path)
+        covering |= found
+        if not found:
+            at_import |= cover.tests_of_file(path)
+    groups = [covering | at_import]
+    if at_import or not covering:
+        groups.append(cover.all_tests() - covering - at_import)
     chosen: list[str] = []
     spent = 0.0
-    for test in sorted(tests, key=lambda t: (cover.duration(t), t)):
-        if chosen and spent + cover.duration(test) > budget:
-            break
-        chosen.append(test)
-        spent += cover.duration(test)
+    for group in groups:
+        for test in sorted(group, key=lambda t: (cover.duration(t), t)):
+            if chosen and spent + cover.duration(test) > budget:
+                break
+            chosen.append(test)
+            spent += cover.duration(test)
     return chosen
 
 
