@@ -1,0 +1,221 @@
+"""Contracts of the analysis wing that a player or a user relies on, each pinned by a mutant that survived.
+
+* A batch review that meets a game breaking a rule names the action as people count it (from 1), the
+  number ``brass-stats validate`` shows for the same game.
+* A batch review reports the wall time it took (``seconds``), whether it reviewed games or found none
+  left to review.
+* The loss the engine is sure of is the mean loss less its standard error over the samples of the hidden
+  cards: when the samples disagree, it is below the mean loss, and a label goes by it.
+
+Expectations come from how the games are built (which action is the illegal one), from clocks read
+around the runs, and from the documented formula applied to readings the test sets; never from the
+output of the code under test.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import brass_stats as bs
+from brass_stats.analysis.review import Reviewer, review_game, run
+from brass_stats.analysis.review import collection as C
+from brass_stats.analysis.review.judge import CONFIRM_SAMPLES, SAMPLES
+from brass_stats.analysis.review.judgement import MARGIN_THRESHOLDS, margin_label
+from brass_stats.bots.search import SearchResult
+from brass_stats.engine.actions import Action
+from brass_stats.engine.policy import STRICT
+from brass_stats.engine.state import GameState
+from brass_stats.log.format import GameLog
+from brass_stats.storage import ingest
+from brass_stats.storage.corpus import CorpusRef
+from brass_stats.validation import describe, validate
+
+TWO_P = bs.SAMPLES / "real" / "wq9gs6-2p.json"
+GAMES = (bs.SAMPLES / "generated" / "game-2002-00000.json", bs.SAMPLES / "generated" / "game-2002-00001.json")
+
+
+# -- the batch review names a rule-breaking action as people count it ------------------------------------
+
+
+def test_a_batch_review_numbers_the_action_breaking_a_rule_from_1_as_validate_does() -> None:
+    """The real 2-player game's first three actions, then the third again: the fourth action of the log
+    (0-based index 3) breaks a rule. The batch review's failure names "action 4", the number
+    ``brass-stats validate`` prints for the same game, with the same rule and reason."""
+    data = json.loads(TWO_P.read_text("utf-8"))
+    data["actions"] = [data["actions"][i] for i in (0, 1, 2, 2)]
+    data.pop("result", None)
+    fourth = 4  # the repeated action is the log's fourth, counted from 1
+    # validate's verdict on the same game: its line counts actions from 1
+    verdict = validate(GameLog.from_json(data))
+    assert verdict.kind == "illegal" and verdict.error is not None
+    assert next(describe(verdict)).startswith(f"<log>: ILLEGAL action {fourth} (")
+    rule, why = verdict.error["rule"], verdict.error["message"]
+
+    outcome = C.review_stored_game(C.GameTask("g", json.dumps(data), False, 1, 0))
+    assert outcome.rows is None
+    assert outcome.error == f"action {fourth} breaks a rule [{rule}]: {why}"
+
+
+# -- the batch review's seconds are the run's wall time ---------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def canned() -> Any:
+    """A review cheap to make (the first two actions of a game, one simulation): the rows any game gets."""
+    log = GameLog.load(GAMES[0])
+    return review_game(replace(log, actions=log.actions[:2]), simulations=1, seed=0, workers=1)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Path:
+    """The two games in a DuckDB file (their logs beside it), nothing reviewed."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for p in GAMES:
+        shutil.copy(p, logs)
+    db = tmp_path / "g.duckdb"
+    assert ingest([logs], db, workers=1, progress=False).stored == len(GAMES)
+    return db
+
+
+def slow(seconds: float, fn: Callable[..., Any], spent: list[float]) -> Callable[..., Any]:
+    """``fn`` taking at least ``seconds`` more; each call's own duration (perf_counter) added to ``spent``."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        t0 = time.perf_counter()
+        out = fn(*args, **kwargs)
+        time.sleep(seconds)
+        spent.append(time.perf_counter() - t0)
+        return out
+
+    return call
+
+
+def test_a_batch_review_reports_the_wall_time_it_took(
+    store: Path, canned: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two games, each review taking over half a second: the seconds reported are at least the time the
+    reviews took and at most the wall time measured around the run."""
+    spent: list[float] = []
+    monkeypatch.setattr(run, "review_game", slow(0.55, lambda *a, **k: canned, spent))
+    t0 = time.perf_counter()
+    report = C.review_collection(CorpusRef(db=store), simulations=1, progress=False)
+    wall = time.perf_counter() - t0
+    assert report.reviewed == len(GAMES) and not report.failed, report.summary()
+    assert len(spent) == len(GAMES) and sum(spent) > 1.0
+    assert sum(spent) <= report.seconds <= wall
+
+
+def test_a_batch_review_with_nothing_left_to_review_reports_the_wall_time_it_took(
+    store: Path, canned: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second run finds every game reviewed (same budget and seed) and reviews none; choosing the games
+    took over a second here: the seconds reported are at least that and at most the wall time around it."""
+    monkeypatch.setattr(run, "review_game", lambda *a, **k: canned)
+    first = C.review_collection(CorpusRef(db=store), simulations=1, progress=False)
+    assert first.reviewed == len(GAMES) and not first.failed, first.summary()
+    monkeypatch.setattr(run, "review_game", lambda *a, **k: pytest.fail("a game was reviewed twice"))
+    spent: list[float] = []
+    monkeypatch.setattr(C, "select_games", slow(1.05, C.select_games, spent))
+    t0 = time.perf_counter()
+    report = C.review_collection(CorpusRef(db=store), simulations=1, progress=False)
+    wall = time.perf_counter() - t0
+    assert (report.reviewed, report.skipped, report.failed) == (0, len(GAMES), [])
+    assert len(spent) == 1 and spent[0] > 1.0
+    assert spent[0] <= report.seconds <= wall
+
+
+# -- the sure loss: the mean loss less its standard error -------------------------------------------------
+
+TINY = 4
+JUDGED = "generated/game-2012-00000.json"  # 2 players
+INDEX = 63  # a Rail Era action, neither of the last two rounds; several legal actions (test_contracts_review)
+
+
+class Spread:
+    """A reviewer whose readings the test sets sample by sample: the action played leaves the mover a
+    margin of 0 VP in every sample of the hidden cards, every other action the margin ``other[k]`` in the
+    k-th sample handed out (the judge's two, then the confirmation's); win chances even. Its deeper
+    search is spied on (it runs for real)."""
+
+    def __init__(self, other: Sequence[float]) -> None:
+        self.reviewer = reviewer = Reviewer(bs.load(bs.SAMPLES / JUDGED), STRICT, TINY, 0, None)
+        self.played = played = reviewer.replay.steps[INDEX].action
+        seat = played.player
+        assert len(reviewer.names) == 2  # the readings below are of two seats
+        self.handed: list[int] = []  # the samples handed out, in order
+        self.deep: list[list[Action]] = []
+
+        def sample() -> int:
+            self.handed.append(len(self.handed))
+            return self.handed[-1]
+
+        def reading(margin: float) -> tuple[tuple[float, float], tuple[float, float]]:
+            vp = [60.0, 60.0]
+            vp[seat] += margin
+            return (0.5, 0.5), (vp[0], vp[1])
+
+        def judge(state: GameState, s: int, actions: Sequence[Action], worlds: Sequence[int], final: bool) -> list:
+            return [[reading(0.0 if a == played else other[k]) for k in worlds] for a in actions]
+
+        stubbed: Any = reviewer  # its methods replaced on this instance only
+        stubbed.judge = judge
+        stubbed._worlds = lambda state, s, a, rng: ([sample() for _ in range(SAMPLES)], False)
+        stubbed._world = lambda state, s, rng: sample()
+        bot: Any = reviewer.deep
+        real: Callable[..., SearchResult] = bot.analyse
+
+        def analyse(state: GameState, legal: Any = None, rng: Any = None, force: Sequence[Action] = ()) -> SearchResult:
+            self.deep.append(list(force))
+            return real(state, legal, rng, force)
+
+        bot.analyse = analyse
+
+    def review(self) -> Any:
+        return self.reviewer.review(INDEX)
+
+
+def test_when_the_samples_disagree_the_sure_loss_is_the_mean_loss_less_its_standard_error() -> None:
+    """A loss too small for a label, seen as 1.5x and 0.5x its mean in the judge's two samples: the standard
+    error of the two differences is half the mean (stdev m*sqrt(2)/2, over sqrt(2)), so the engine is sure
+    of half the mean loss, below the mean; no confirmation, no deeper search (no label at stake)."""
+    m = MARGIN_THRESHOLDS[0] / 2
+    s = Spread([1.5 * m, 0.5 * m])
+    review = s.review()
+    assert review.judged and review.best_action != s.played.to_json()
+    assert s.handed == list(range(SAMPLES)) and s.deep == []
+    assert review.loss == pytest.approx(m)
+    assert review.loss_se == pytest.approx(m / 2)
+    assert review.sure_loss == pytest.approx(m / 2) and review.sure_loss < review.loss
+    assert review.label is None
+
+
+def test_a_loss_only_some_samples_see_gets_no_label_when_less_its_standard_error_it_falls_below_the_threshold() -> None:
+    """A mean loss 1 VP above the inaccuracy threshold, but seen as the mean plus or minus 4 VP, sample by
+    sample (the judge's two and the confirmation's four): less its standard error (4 sqrt(6/5) / sqrt(6),
+    about 1.79 VP) it is below the threshold, so the action is not labelled and no deeper search is
+    asked, though the mean alone would be an inaccuracy."""
+    m, d = MARGIN_THRESHOLDS[0] + 1.0, 4.0
+    n = SAMPLES + CONFIRM_SAMPLES
+    other = [m + d if k % 2 == 0 else m - d for k in range(n)]
+    s = Spread(other)
+    review = s.review()
+    assert margin_label(m) == "inaccuracy"  # the premise: the mean alone is labelled
+    assert s.handed == list(range(n))  # judged again on the confirmation's samples
+    assert review.loss == pytest.approx(m)
+    se = d * math.sqrt(n / (n - 1)) / math.sqrt(n)  # the sample stdev of n values at m +- d, over sqrt(n)
+    assert se == pytest.approx(statistics.stdev(other) / math.sqrt(n))
+    assert review.loss_se == pytest.approx(se)
+    assert review.sure_loss == pytest.approx(m - se) and m - se < MARGIN_THRESHOLDS[0]
+    assert review.label is None and review.label_loss == pytest.approx(m - se)
+    assert s.deep == []
