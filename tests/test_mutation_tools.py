@@ -1,0 +1,103 @@
+"""The mutation campaigns' own tools (docs/testing.md): which mutants are left out of a sample, which
+lines a mutant changed, and which tests it runs."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "mutation"))  # scripts, not a package
+campaign = importlib.import_module("campaign")
+select_tests = importlib.import_module("select_tests")
+
+
+@pytest.mark.parametrize(
+    ("operator", "left_out"),
+    [
+        ("core/ReplaceBinaryOperator_Add_Sub", False),
+        ("core/ReplaceBinaryOperator_Mul_FloorDiv", False),
+        ("core/ReplaceBinaryOperator_Add_Pow", True),
+        ("core/ReplaceBinaryOperator_Sub_BitXor", True),
+        ("core/ReplaceComparisonOperator_Lt_LtE", False),
+        ("core/ReplaceComparisonOperator_Eq_NotEq", False),
+        ("core/ReplaceComparisonOperator_Is_IsNot", False),
+        ("core/ReplaceComparisonOperator_In_NotIn", False),
+        ("core/ReplaceComparisonOperator_Lt_Is", True),
+        ("core/ReplaceComparisonOperator_Eq_In", True),
+        ("core/VariableReplacer", True),
+        ("core/NumberReplacer", False),
+    ],
+)
+def test_the_operators_left_out_are_the_random_and_the_cross_family_ones(operator: str, left_out: bool) -> None:
+    assert campaign.excluded(operator, campaign.wings_config()) is left_out
+
+
+def test_a_mutant_inside_a_postponed_annotation_is_left_out(tmp_path: Path) -> None:
+    source = "def f(a: int | None = None) -> int | None:\n    return a | 1\n"
+    (tmp_path / "later.py").write_text("from __future__ import annotations\n\n" + source)
+    (tmp_path / "now.py").write_text(source)
+
+    def at(module: str, line: int, column: int) -> SimpleNamespace:
+        return SimpleNamespace(module_path=module, start_pos=(line, column))
+
+    spans: dict[str, Any] = {}
+    annotation, return_annotation, body = (3, 13), (3, 35), (4, 13)
+    assert campaign.in_annotation(tmp_path, at("later.py", *annotation), spans)
+    assert campaign.in_annotation(tmp_path, at("later.py", *return_annotation), spans)
+    assert not campaign.in_annotation(tmp_path, at("later.py", *body), spans)
+    # evaluated when the module is imported: a mutant there can change what the module does
+    assert not campaign.in_annotation(tmp_path, at("now.py", annotation[0] - 2, annotation[1]), spans)
+
+
+def test_the_mutated_lines_are_numbered_as_in_the_committed_file(tmp_path: Path) -> None:
+    package = tmp_path / "brass_stats"
+    package.mkdir()
+    (package / "x.py").write_text("".join(f"v{i} = {i}\n" for i in range(1, 11)))
+    for command in (["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"]):
+        subprocess.run(["git", *command], cwd=tmp_path, check=True)
+    lines = (package / "x.py").read_text().splitlines()
+    lines[6] = "v7 = 8"  # line 7 changed
+    del lines[2]  # line 3 removed
+    (package / "x.py").write_text("\n".join(lines) + "\n")
+    assert select_tests.mutated_lines(tmp_path) == {"brass_stats/x.py": {3, 7}}
+
+
+class FakeMap:
+    """A coverage map: line 5 of a.py run by two tests; line 1 run at import only."""
+
+    durations = {"t::line5_slow": 50.0, "t::line5_fast": 1.0, "t::a_other": 2.0, "t::b": 0.5, "t::c": 80.0}
+
+    def tests_of_lines(self, path: str, lines: set[int]) -> set[str]:
+        return {"t::line5_slow", "t::line5_fast"} if 5 in lines else set()
+
+    def tests_of_file(self, path: str) -> set[str]:
+        return {"t::line5_slow", "t::line5_fast", "t::a_other"}
+
+    def all_tests(self) -> set[str]:
+        return set(self.durations)
+
+    def duration(self, test: str) -> float:
+        return self.durations[test]
+
+
+def test_a_mutant_runs_its_covering_tests_fastest_first_within_the_budget() -> None:
+    cover: Any = FakeMap()
+    assert select_tests.selected_tests(cover, {"a.py": {5}}, 60.0) == ["t::line5_fast", "t::line5_slow"]
+    assert select_tests.selected_tests(cover, {"a.py": {5}}, 10.0) == ["t::line5_fast"]
+    # a line run at import: its file's tests, then the rest of the wing's, each fastest first, while the
+    # budget lasts (a slow one that does not fit is passed over for a fast one that does)
+    found = select_tests.selected_tests(cover, {"a.py": {1}}, 60.0)
+    assert found == ["t::line5_fast", "t::a_other", "t::line5_slow", "t::b"]
+    assert select_tests.selected_tests(cover, {"a.py": {1}}, 200.0) == [
+        "t::line5_fast",
+        "t::a_other",
+        "t::line5_slow",
+        "t::b",
+        "t::c",
+    ]
