@@ -145,12 +145,14 @@ INDEX = 63  # a Rail Era action, neither of the last two rounds; several legal a
 class Spread:
     """A reviewer whose readings the test sets sample by sample: the action played leaves the mover a
     margin of 0 VP in every sample of the hidden cards, every other action the margin ``other[k]`` in the
-    k-th sample handed out (the judge's two, then the confirmation's); win chances even. Its deeper
-    search is spied on (it runs for real)."""
+    k-th sample handed out (the judge's two, then the confirmation's), or ``played_out[k]`` when the
+    judge is asked to play the games out; win chances even. The judge's ``final`` flags are recorded,
+    call by call; its deeper search is spied on (it runs for real)."""
 
-    def __init__(self, other: Sequence[float]) -> None:
+    def __init__(self, other: Sequence[float], index: int = INDEX, played_out: Sequence[float] = ()) -> None:
         self.reviewer = reviewer = Reviewer(bs.load(bs.SAMPLES / JUDGED), STRICT, TINY, 0, None)
-        self.played = played = reviewer.replay.steps[INDEX].action
+        self.index = index
+        self.played = played = reviewer.replay.steps[index].action
         seat = played.player
         assert len(reviewer.names) == 2  # the readings below are of two seats
         self.handed: list[int] = []  # the samples handed out, in order
@@ -165,8 +167,12 @@ class Spread:
             vp[seat] += margin
             return (0.5, 0.5), (vp[0], vp[1])
 
+        self.finals: list[bool] = []
+
         def judge(state: GameState, s: int, actions: Sequence[Action], worlds: Sequence[int], final: bool) -> list:
-            return [[reading(0.0 if a == played else other[k]) for k in worlds] for a in actions]
+            self.finals.append(final)
+            margin = played_out if final else other
+            return [[reading(0.0 if a == played else margin[k]) for k in worlds] for a in actions]
 
         stubbed: Any = reviewer  # its methods replaced on this instance only
         stubbed.judge = judge
@@ -182,7 +188,7 @@ class Spread:
         bot.analyse = analyse
 
     def review(self) -> Any:
-        return self.reviewer.review(INDEX)
+        return self.reviewer.review(self.index)
 
 
 def test_when_the_samples_disagree_the_sure_loss_is_the_mean_loss_less_its_standard_error() -> None:
@@ -219,3 +225,43 @@ def test_a_loss_only_some_samples_see_gets_no_label_when_less_its_standard_error
     assert review.sure_loss == pytest.approx(m - se) and m - se < MARGIN_THRESHOLDS[0]
     assert review.label is None and review.label_loss == pytest.approx(m - se)
     assert s.deep == []
+
+
+ROUND_BEFORE_LAST = 73  # the Rail Era's 9th round of 10 (2 players): the mover moves again in the 10th
+
+
+def test_a_loss_the_games_played_out_from_the_round_before_the_last_do_not_see_is_no_mistake() -> None:
+    """In the round before the last, the models read a blunder's loss in every sample, but a plan for the
+    last turns is invisible to them: the loss is judged again by playing the games out, and those games
+    show the action played as good as the other. The sure loss is what the games played out say (none),
+    so no label, no deeper search; the loss shown is still the models' first two samples."""
+    r = bs.replay(bs.load(bs.SAMPLES / JUDGED))
+    before = r.state_at(ROUND_BEFORE_LAST - 1)
+    n = before.num_players
+    assert before.era == "rail" and before.era_round == before.rules.rounds_per_era[n] - 1  # the premise
+    blunder = MARGIN_THRESHOLDS[-1] + 5.0
+    total = SAMPLES + CONFIRM_SAMPLES
+    s = Spread([blunder] * total, index=ROUND_BEFORE_LAST, played_out=[0.0] * total)
+    review = s.review()
+    assert margin_label(blunder) == "blunder"
+    assert s.finals == [False, True]  # the judge's samples read by the models, the confirmation played out
+    assert s.handed == list(range(total))
+    assert review.loss == pytest.approx(blunder)
+    assert review.sure_loss == pytest.approx(0.0) and review.loss_se == pytest.approx(0.0)
+    assert review.label is None and review.label_loss == pytest.approx(0.0)
+    assert s.deep == []
+
+
+def test_before_the_round_before_the_last_the_confirmation_is_read_by_the_models() -> None:
+    """Two rounds before the end (the Rail Era's 8th of 10) the confirmation's samples are read by the
+    models like the judge's own, and the sure loss is over all six samples."""
+    index = 69
+    r = bs.replay(bs.load(bs.SAMPLES / JUDGED))
+    before = r.state_at(index - 1)
+    assert before.era == "rail" and before.era_round == before.rules.rounds_per_era[before.num_players] - 2
+    m = MARGIN_THRESHOLDS[0] + 1.0
+    total = SAMPLES + CONFIRM_SAMPLES
+    s = Spread([m + 4.0, m - 4.0] * (total // 2), index=index, played_out=[0.0] * total)
+    review = s.review()
+    assert s.finals == [False, False]
+    assert review.loss_se == pytest.approx(4.0 * math.sqrt(total / (total - 1)) / math.sqrt(total))
