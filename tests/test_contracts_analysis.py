@@ -29,9 +29,9 @@ import pytest
 import brass_stats as bs
 from brass_stats.analysis.review import Reviewer, review_game, run
 from brass_stats.analysis.review import collection as C
-from brass_stats.analysis.review.judge import CONFIRM_SAMPLES, SAMPLES
+from brass_stats.analysis.review.judge import CONFIRM_SAMPLES, SAMPLES, WIN_VP_PER_PLAYER
 from brass_stats.analysis.review.judgement import MARGIN_THRESHOLDS, margin_label
-from brass_stats.bots.search import SearchResult
+from brass_stats.bots.search import ActionStats, SearchResult
 from brass_stats.engine.actions import Action
 from brass_stats.engine.policy import STRICT
 from brass_stats.engine.state import GameState
@@ -146,33 +146,46 @@ class Spread:
     """A reviewer whose readings the test sets sample by sample: the action played leaves the mover a
     margin of 0 VP in every sample of the hidden cards, every other action the margin ``other[k]`` in the
     k-th sample handed out (the judge's two, then the confirmation's), or ``played_out[k]`` when the
-    judge is asked to play the games out; win chances even. The judge's ``final`` flags are recorded,
-    call by call; its deeper search is spied on (it runs for real)."""
+    judge is asked to play the games out, where the mover's win chances are ``played_out_wins`` (after
+    the action played, after the other); win chances even otherwise. The judge's ``final`` flags are
+    recorded, call by call. Its deeper search is spied on: it runs for real, or, given ``deep`` (the
+    mover's lead in final VP over its opponent it expects after the action played, after the other),
+    answers that."""
 
-    def __init__(self, other: Sequence[float], index: int = INDEX, played_out: Sequence[float] = ()) -> None:
+    def __init__(
+        self,
+        other: Sequence[float],
+        index: int = INDEX,
+        played_out: Sequence[float] = (),
+        played_out_wins: tuple[float, float] = (0.5, 0.5),
+        deep: tuple[float, float] | None = None,
+    ) -> None:
         self.reviewer = reviewer = Reviewer(bs.load(bs.SAMPLES / JUDGED), STRICT, TINY, 0, None)
         self.index = index
         self.played = played = reviewer.replay.steps[index].action
-        seat = played.player
+        self.seat = seat = played.player
         assert len(reviewer.names) == 2  # the readings below are of two seats
         self.handed: list[int] = []  # the samples handed out, in order
+        self.finals: list[bool] = []
         self.deep: list[list[Action]] = []
 
         def sample() -> int:
             self.handed.append(len(self.handed))
             return self.handed[-1]
 
-        def reading(margin: float) -> tuple[tuple[float, float], tuple[float, float]]:
-            vp = [60.0, 60.0]
+        def reading(margin: float, win: float) -> tuple[tuple[float, float], tuple[float, float]]:
+            vp, chances = [60.0, 60.0], [1.0 - win, 1.0 - win]
             vp[seat] += margin
-            return (0.5, 0.5), (vp[0], vp[1])
-
-        self.finals: list[bool] = []
+            chances[seat] = win
+            return (chances[0], chances[1]), (vp[0], vp[1])
 
         def judge(state: GameState, s: int, actions: Sequence[Action], worlds: Sequence[int], final: bool) -> list:
             self.finals.append(final)
             margin = played_out if final else other
-            return [[reading(0.0 if a == played else margin[k]) for k in worlds] for a in actions]
+            mine, theirs = played_out_wins if final else (0.5, 0.5)
+            return [
+                [reading(0.0, mine) if a == played else reading(margin[k], theirs) for k in worlds] for a in actions
+            ]
 
         stubbed: Any = reviewer  # its methods replaced on this instance only
         stubbed.judge = judge
@@ -183,7 +196,11 @@ class Spread:
 
         def analyse(state: GameState, legal: Any = None, rng: Any = None, force: Sequence[Action] = ()) -> SearchResult:
             self.deep.append(list(force))
-            return real(state, legal, rng, force)
+            if deep is None:
+                return real(state, legal, rng, force)
+            values = [reading(lead, 0.5)[1] for lead in deep]
+            stats = tuple(ActionStats(a, 10, v, 0.0, k) for k, (a, v) in enumerate(zip(force, values, strict=True)))
+            return SearchResult(seat, force[1], stats, 20, 0.0, values[1])
 
         bot.analyse = analyse
 
@@ -265,3 +282,41 @@ def test_before_the_round_before_the_last_the_confirmation_is_read_by_the_models
     review = s.review()
     assert s.finals == [False, False]
     assert review.loss_se == pytest.approx(4.0 * math.sqrt(total / (total - 1)) / math.sqrt(total))
+
+
+def test_the_deeper_searchs_loss_is_its_margin_after_the_best_action_less_after_the_action_played() -> None:
+    """The models see a blunder's loss in every sample; the deeper search expects the mover 12 VP ahead of
+    its opponent after the best action and 10 VP ahead after the action played: it sees a loss of 2 VP, so
+    the engine is sure of 2 VP only (the smaller opinion), and no label."""
+    blunder = MARGIN_THRESHOLDS[-1] + 5.0
+    total = SAMPLES + CONFIRM_SAMPLES
+    s = Spread([blunder] * total, deep=(10.0, 12.0))
+    review = s.review()
+    assert len(s.deep) == 1 and s.deep[0][0] == s.played
+    assert review.deep_loss == pytest.approx(2.0)
+    assert review.sure_loss == pytest.approx(2.0) and review.label is None
+    assert review.loss == pytest.approx(blunder)  # the models' reading stands beside it
+
+
+def test_games_played_out_from_the_round_before_the_last_count_the_win_at_win_vp_per_player() -> None:
+    """In the round before the last the confirmation plays the games out, and there, as in the last round,
+    a win is worth WIN_VP_PER_PLAYER VP a player: equal margins but a win chance of 0.6 after the best
+    action against 0.4 after the action played cost the mover 0.2 * 50 * 2 = 20 VP, a blunder (the deeper
+    search sees more)."""
+    total = SAMPLES + CONFIRM_SAMPLES
+    blunder = MARGIN_THRESHOLDS[-1] + 5.0
+    expected = (0.6 - 0.4) * WIN_VP_PER_PLAYER * 2
+    assert expected == pytest.approx(20.0) and margin_label(expected) == "blunder"
+    # the deeper search sees twice that loss: the smaller opinion is the games played out
+    s = Spread(
+        [blunder] * total,
+        index=ROUND_BEFORE_LAST,
+        played_out=[0.0] * total,
+        played_out_wins=(0.4, 0.6),
+        deep=(0.0, 2 * expected),
+    )
+    review = s.review()
+    assert s.finals == [False, True]
+    assert review.deep_loss == pytest.approx(2 * expected)
+    assert review.sure_loss == pytest.approx(expected) and review.loss_se == pytest.approx(0.0)
+    assert review.label == "blunder" and review.label_loss == pytest.approx(expected)
