@@ -4,6 +4,9 @@
   number ``brass-stats validate`` shows for the same game.
 * A batch review reports the wall time it took (``seconds``), whether it reviewed games or found none
   left to review.
+* A log reviewed as played (``policy=AS_PLAYED``) is replayed as played: the review goes past the
+  departures from the rules that policy tolerates; without a policy the review is strict and stops at
+  the first of them.
 * The loss the engine is sure of is the mean loss less its standard error over the samples of the hidden
   cards: when the samples disagree, it is below the mean loss, and a label goes by it.
 
@@ -27,13 +30,14 @@ from typing import Any
 import pytest
 
 import brass_stats as bs
-from brass_stats.analysis.review import Reviewer, review_game, run
+from brass_stats.analysis.review import ActionReview, Reviewer, review_game, run
 from brass_stats.analysis.review import collection as C
 from brass_stats.analysis.review.judge import CONFIRM_SAMPLES, SAMPLES, WIN_VP_PER_PLAYER
 from brass_stats.analysis.review.judgement import MARGIN_THRESHOLDS, margin_label
 from brass_stats.bots.search import ActionStats, SearchResult
+from brass_stats.engine import Build, Develop
 from brass_stats.engine.actions import Action
-from brass_stats.engine.policy import STRICT
+from brass_stats.engine.policy import AS_PLAYED, STRICT
 from brass_stats.engine.state import GameState
 from brass_stats.log.format import GameLog
 from brass_stats.storage import ingest
@@ -133,6 +137,55 @@ def test_a_batch_review_with_nothing_left_to_review_reports_the_wall_time_it_too
     assert (report.reviewed, report.skipped, report.failed) == (0, len(GAMES), [])
     assert len(spent) == 1 and spent[0] > 1.0
     assert spent[0] <= report.seconds <= wall
+
+
+# -- the policy a log is reviewed under ---------------------------------------------------------------------
+
+
+def departing_log() -> tuple[GameLog, int]:
+    """A sample game cut just after its first action that takes iron from a works, that action altered to
+    buy the iron from the market instead (iron.works_first: tolerated as played); (the log, its index)."""
+    log = GameLog.load(GAMES[0])
+    for i, a in enumerate(log.actions):
+        if isinstance(a, Build | Develop) and a.iron and a.iron[0] != "market":
+            altered = replace(a, iron=("market", *a.iron[1:]))
+            return replace(log, actions=[*log.actions[:i], altered], result=None), i
+    raise AssertionError("no sample action takes iron from a works")
+
+
+def unjudging(made: list[tuple[Any, Any]]) -> type:
+    """A stand-in for the judge (run.Reviewer) that judges nothing and records, in ``made``, the policy it
+    is made with and its replay's."""
+
+    class Unjudging:
+        def __init__(self, r: Any, policy: Any, simulations: int, seed: int, model: Any) -> None:
+            made.append((policy, r.policy))
+
+        def review(self, index: int) -> ActionReview:
+            return ActionReview(index=index, seat=0, player="", action="", win_after=(0.5, 0.5), judged=False)
+
+    return Unjudging
+
+
+def test_a_log_reviewed_as_played_is_reviewed_past_its_departures_and_strictly_by_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The log's last action breaks iron.works_first. Reviewed as played, every action is reviewed (the
+    departing one too), the judge working as played; with no policy given, the review stops before it,
+    naming the rule, and the judge works strictly."""
+    log, i = departing_log()
+    assert len(log.actions) == i + 1
+    made: list[tuple[Any, Any]] = []
+    monkeypatch.setattr(run, "Reviewer", unjudging(made))
+    as_played = review_game(log, AS_PLAYED, simulations=1, workers=1)
+    assert as_played.stopped is None
+    assert [a.index for a in as_played.actions] == list(range(i + 1))
+    assert made == [(AS_PLAYED, AS_PLAYED)]
+    strict = review_game(log, simulations=1, workers=1)
+    assert strict.stopped is not None
+    assert (strict.stopped["index"], strict.stopped["rule"]) == (i, "iron.works_first")
+    assert [a.index for a in strict.actions] == list(range(i))
+    assert made[1:] == [(STRICT, STRICT)]
 
 
 # -- the sure loss: the mean loss less its standard error -------------------------------------------------
