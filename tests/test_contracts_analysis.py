@@ -2,11 +2,13 @@
 
 * A batch review that meets a game breaking a rule names the action as people count it (from 1), the
   number ``brass-stats validate`` shows for the same game.
+* A game's key moments name the tile a build placed by its industry and level.
 * A batch review reports the wall time it took (``seconds``), whether it reviewed games or found none
   left to review.
 * A log reviewed as played (``policy=AS_PLAYED``) is replayed as played: the review goes past the
   departures from the rules that policy tolerates; without a policy the review is strict and stops at
   the first of them.
+* In the last round the games are played out and a win counts WIN_VP_PER_PLAYER VP a player.
 * The loss the engine is sure of is the mean loss less its standard error over the samples of the hidden
   cards: when the samples disagree, it is below the mean loss, and a label goes by it.
 
@@ -32,8 +34,9 @@ import pytest
 import brass_stats as bs
 from brass_stats.analysis.review import ActionReview, Reviewer, review_game, run
 from brass_stats.analysis.review import collection as C
-from brass_stats.analysis.review.judge import CONFIRM_SAMPLES, SAMPLES, WIN_VP_PER_PLAYER
+from brass_stats.analysis.review.judge import CONFIRM_SAMPLES, END_SAMPLES, SAMPLES, WIN_VP_PER_PLAYER
 from brass_stats.analysis.review.judgement import MARGIN_THRESHOLDS, margin_label
+from brass_stats.analysis.statistics.breakdowns import action_swings, open_game
 from brass_stats.bots.search import ActionStats, SearchResult
 from brass_stats.engine import Build, Develop
 from brass_stats.engine.actions import Action
@@ -203,7 +206,7 @@ class Spread:
     the action played, after the other); win chances even otherwise. The judge's ``final`` flags are
     recorded, call by call. Its deeper search is spied on: it runs for real, or, given ``deep`` (the
     mover's lead in final VP over its opponent it expects after the action played, after the other),
-    answers that."""
+    answers that. ``final``: the game ends before the mover moves again (its samples are played out)."""
 
     def __init__(
         self,
@@ -212,6 +215,7 @@ class Spread:
         played_out: Sequence[float] = (),
         played_out_wins: tuple[float, float] = (0.5, 0.5),
         deep: tuple[float, float] | None = None,
+        final: bool = False,
     ) -> None:
         self.reviewer = reviewer = Reviewer(bs.load(bs.SAMPLES / JUDGED), STRICT, TINY, 0, None)
         self.index = index
@@ -242,7 +246,8 @@ class Spread:
 
         stubbed: Any = reviewer  # its methods replaced on this instance only
         stubbed.judge = judge
-        stubbed._worlds = lambda state, s, a, rng: ([sample() for _ in range(SAMPLES)], False)
+        count = END_SAMPLES if final else SAMPLES
+        stubbed._worlds = lambda state, s, a, rng: ([sample() for _ in range(count)], final)
         stubbed._world = lambda state, s, rng: sample()
         bot: Any = reviewer.deep
         real: Callable[..., SearchResult] = bot.analyse
@@ -373,3 +378,43 @@ def test_games_played_out_from_the_round_before_the_last_count_the_win_at_win_vp
     assert review.deep_loss == pytest.approx(2 * expected)
     assert review.sure_loss == pytest.approx(expected) and review.loss_se == pytest.approx(0.0)
     assert review.label == "blunder" and review.label_loss == pytest.approx(expected)
+
+
+LAST_ROUND = 77  # the Rail Era's last round: the mover's turn is the game's last
+
+
+def test_in_the_last_round_a_win_chance_given_away_counts_win_vp_per_player() -> None:
+    """The game ends before the mover moves again: the lines are played out and each action's value is the
+    mover's final margin plus its share of the win at WIN_VP_PER_PLAYER VP a player. Equal margins, but a
+    win chance of 0.6 after the best action against 0.4 after the action played: a loss of
+    0.2 * 50 * 2 = 20 VP, a blunder; no confirmation and no deeper search (the games were played out)."""
+    r = bs.replay(bs.load(bs.SAMPLES / JUDGED))
+    before = r.state_at(LAST_ROUND - 1)
+    assert before.era == "rail" and before.era_round == before.rules.rounds_per_era[before.num_players]
+    expected = (0.6 - 0.4) * WIN_VP_PER_PLAYER * 2
+    assert expected == pytest.approx(20.0) and margin_label(expected) == "blunder"
+    s = Spread([], index=LAST_ROUND, played_out=[0.0] * END_SAMPLES, played_out_wins=(0.4, 0.6), final=True)
+    review = s.review()
+    assert s.finals == [True] and s.handed == list(range(END_SAMPLES)) and s.deep == []
+    assert review.best_value is not None and review.played_value is not None
+    assert review.best_value - review.played_value == pytest.approx(expected)
+    assert review.loss == pytest.approx(expected) and review.sure_loss == pytest.approx(expected)
+    assert review.label == "blunder" and review.label_loss == pytest.approx(expected)
+
+
+# -- a game's key moments ----------------------------------------------------------------------------------
+
+
+def test_the_swings_name_a_build_by_its_industry_its_tile_level_and_where() -> None:
+    """Every build among a game's score swings reads "build <industry> <level> at <location>": the level of
+    the tile built, the lowest of that industry left on the builder's mat (the rules)."""
+    path = GAMES[0]
+    r = bs.replay(bs.load(path))
+    swings = action_swings(open_game(str(path)))
+    builds = swings[swings["action"].str.startswith("build")]
+    assert len(builds) > 3
+    for index, text in zip(builds["action_index"], builds["action"], strict=True):
+        a = r.steps[int(index)].action
+        assert isinstance(a, Build)
+        level = r.state_at(int(index) - 1).players[a.player].lowest_level(a.industry)
+        assert text == f"build {a.industry.replace('_', ' ')} {level} at {a.location}"
