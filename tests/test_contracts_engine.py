@@ -1,0 +1,210 @@
+"""Contracts of the rules engine that a player or a caller relies on, each named after its rule or promise.
+
+Written against the engine wing's mutation campaign (issue 38): every test here holds one clause the
+rulebooks (``/work/shared/rules/``), the game data or the engine's documented API state, with the
+expected values worked out from those sources, not read back from the engine.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections import Counter
+from pathlib import Path
+
+import lancashire_helpers as lh
+import pytest
+from helpers import act, fresh, give, place_link, place_tile, set_money, to_rail_era
+
+from brass_stats.engine import FIRST_OPTION, STRICT, Build, Network, apply_action, new_game
+from brass_stats.engine.information import unseen_cards
+from brass_stats.engine.legal import legal_actions
+from brass_stats.engine.setup import ExplicitChance
+from brass_stats.engine.state import Effect, GameState
+from brass_stats.errors import AmbiguousChoice, IllegalAction, LogFormatError
+from brass_stats.rules_data import WILD_LOCATION
+
+DATA = Path(__file__).parents[1] / "brass_stats" / "rules_data" / "birmingham.json"
+
+
+def printed_deck(players: int) -> Counter[str]:
+    """The draw deck's cards for ``players``, from the card counts of the game data."""
+    cards = json.loads(DATA.read_text(encoding="utf-8"))["cards"]
+    deck: Counter[str] = Counter()
+    for c in cards["location_cards"]:
+        deck["loc:" + c["location"]] += c["count"][str(players)]
+    for c in cards["industry_cards"]:
+        deck["ind:" + "+".join(c["industries"])] += c["count"][str(players)]
+    return +deck
+
+
+# -- Build Action step 1: a Wild Location card may be played as any Location card ----------------------
+
+
+def test_build_wild_location_card_overbuilds_as_the_location_card_would() -> None:
+    """Build Action step 1 and Overbuilding: a Location card builds any industry at its location, and the
+    Wild Location card "may be played as any Location card": so it overbuilds one's own tile there too
+    (a level 1 Coal Mine in Dudley replaced by the level 2 one, £7 on the player mat)."""
+    for card in ("loc:dudley", WILD_LOCATION):
+        g = fresh(2)
+        place_tile(g, "dudley:0", 0, "coal_mine", 1)
+        give(g, 0, card)
+        g.wild[WILD_LOCATION] = 3
+        g2 = act(g, Build(0, card, "coal_mine", "dudley", 0))
+        t = g2.tiles["dudley:0"]
+        assert (t.owner, t.industry, t.level) == (0, "coal_mine", 2), card
+        assert g2.players[0].money == 17 - 7, card
+
+
+def test_lancashire_virtual_link_is_no_overbuild_exception_for_an_opponents_shipyard() -> None:
+    """Lancashire, Virtual Link (classic rule): with Liverpool in your network an Industry card may build in
+    Birkenhead, as if it were in your network; it is not "Building If You Have No Tiles on the Board". So a
+    shipyard on Birkenhead's one space owned by an opponent is refused because only an opponent's Coal
+    Mine or Iron Works may be overbuilt (Overbuilding), not for want of an undeveloped space."""
+    g = lh.to_rail_era(lh.fresh(2, options={"virtual_link": True}))
+    lh.place_link(g, "liverpool--wigan", 0)
+    lh.place_tile(g, "wigan:0", 0, "coal_mine", 2, resources=3)
+    lh.place_tile(g, "birkenhead:0", 1, "shipyard", 1, flipped=True, from_mat=False)
+    lh.clear_mat_below(g, 0, "shipyard", 2)
+    give(g, 0, "ind:shipyard")
+    with pytest.raises(IllegalAction) as info:
+        apply_action(g, Build(0, "ind:shipyard", "shipyard", "birkenhead", 0, coal=("market",), iron=("market",)))
+    assert info.value.rule == "build.overbuild"
+    assert "opponent's shipyard cannot be overbuilt" in info.value.message
+
+
+# -- hidden information: what a seat cannot see ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_unseen_cards_are_the_deck_less_the_seats_own_hand_at_the_start(seat: int) -> None:
+    """At the start of a 2-player game a player sees only their own hand (Game Setup: the other hands
+    are hidden and each player's first discard is face down); every other card of the printed 2-player
+    deck is unseen by them, and none of their own cards is."""
+    g = fresh(2, seed=5)
+    unseen = unseen_cards(g, seat)
+    assert unseen == sorted(unseen)
+    assert Counter(unseen) == printed_deck(2) - Counter(g.players[seat].hand)
+
+
+# -- Network Action, Rail Era: two links are one move, whichever is placed first -------------------------
+
+
+def double_rail_position() -> GameState:
+    """Rail Era, player 0 with a Coal Mine (3 coal) and a Brewery (2 barrels) in Walsall, £40, 14 links."""
+    g = to_rail_era(fresh(2))
+    place_tile(g, "walsall:0", 0, "coal_mine", 2)
+    place_tile(g, "walsall:1", 0, "brewery", 2)
+    set_money(g, 0, 40)
+    return g
+
+
+def test_legal_actions_list_each_pair_of_rail_links_once() -> None:
+    """Network Action (Rail Era): building 2 links in one action is one move, the same board whichever
+    link goes down first (``legal_actions`` keeps one legal order per pair, as the brute-force reference
+    ``tests/reference_legal.py`` does). So the legal actions list every pair of links at most once per
+    card, even a pair whose two links both touch the network (either order is legal)."""
+    g = double_rail_position()
+    net_links = [lid for lid, link in g.rules.links.items() if "walsall" in link.connects and link.allowed_in("rail")]
+    assert len(net_links) >= 2
+    doubles = [a for a in legal_actions(g, ["network"]) if isinstance(a, Network) and len(a.links) == 2]
+    keys = Counter((a.card, frozenset(a.links)) for a in doubles)
+    assert keys, "no double link listed"
+    assert max(keys.values()) == 1, [k for k, n in keys.items() if n > 1]
+    # a pair of two links that both touch Walsall is offered (in one order)
+    assert any(all(lid in net_links for lid in pair) for _, pair in keys)
+
+
+# -- money effects: the recorded consequences explain every change ----------------------------------------
+
+
+def test_money_effect_of_a_build_is_minus_its_cost() -> None:
+    """Effects are the documented record of an action's consequences (storage schema, ``effects``:
+    ``amount`` is the change): a level 1 Cotton Mill built in Worcester costs £12 (player mat), so the
+    build's money effect for its builder is -12, and the money effects add up to the change of money."""
+    g = fresh(2)
+    give(g, 0, "loc:worcester")
+    effects: list[Effect] = []
+    g.effects = effects
+    g2, _ = apply_action(g, Build(0, "loc:worcester", "cotton_mill", "worcester", 0))
+    money = [e for e in effects if e.kind == "money" and e.seat == 0]
+    assert [(e.amount, e.cause) for e in money] == [(-12, "build")]
+    assert g2.players[0].money - g.players[0].money == sum(e.amount for e in money) == -12
+
+
+# -- Consuming coal: the choice among equally close mines ----------------------------------------------
+
+
+def test_first_option_takes_the_closest_coal_mine_in_location_and_slot_order() -> None:
+    """Consuming Coal: the coal comes from the closest connected Coal Mine; when several are equally close
+    the player chooses. FIRST_OPTION takes "the first option in the engine's canonical order (closest
+    first, then location and slot order)" and STRICT lists the options in that order: so of Tamworth's
+    two mines (equally close to a Tamworth-Birmingham rail link), tamworth:0 before tamworth:1, whatever
+    order they were built in."""
+    g = to_rail_era(fresh(2))
+    place_tile(g, "tamworth:1", 0, "coal_mine", 2)  # built first
+    place_tile(g, "tamworth:0", 0, "coal_mine", 2)
+    give(g, 0, "loc:dudley")
+    link = "tamworth--birmingham"
+    g2, done = apply_action(g, Network(0, "loc:dudley", (link,)), FIRST_OPTION)
+    assert isinstance(done, Network)
+    assert done.coal == ("tamworth:0",)
+    assert (g2.tiles["tamworth:0"].resources, g2.tiles["tamworth:1"].resources) == (2, 3)
+    with pytest.raises(AmbiguousChoice) as info:
+        apply_action(g, Network(0, "loc:dudley", (link,)), STRICT)
+    assert info.value.details["options"] == ["tamworth:0", "tamworth:1"]
+
+
+# -- explicit chance records: a deal that is not the deck ------------------------------------------------
+
+
+def explicit_chance(state: GameState) -> dict[str, object]:
+    """The chance record of a seeded game's setup, written out as a log from another server would."""
+    faces: dict[str, list[str]] = {}
+    for ms in sorted(state.merchant_spaces, key=lambda m: (m.location, m.index)):
+        faces.setdefault(ms.location, []).append(ms.face)
+    return {
+        "merchant_tiles": faces,
+        "turn_order": list(state.turn_order),
+        "hands": [list(p.hand) for p in state.players],
+        "discards": [list(p.discard) for p in state.players],
+        "deck": list(state.deck),
+    }
+
+
+def test_explicit_deal_that_differs_from_the_deck_names_exactly_the_differences() -> None:
+    """Log format, explicit chance: the hands, discards and deck must be the player count's deck; a record
+    with one card written in place of another is refused, and the message names the two cards (one
+    too many, one missing), each once, so the writer of the log can find them."""
+    g = fresh(2, seed=3)
+    chance = explicit_chance(g)
+    new_game(["Ann", "Bob"], ExplicitChance(chance))  # as recorded: accepted
+    deck = chance["deck"]
+    assert isinstance(deck, list)
+    missing, extra = deck[0], next(c for c in deck if c != deck[0])
+    deck[0] = extra
+    with pytest.raises(LogFormatError) as info:
+        new_game(["Ann", "Bob"], ExplicitChance(chance))
+    message = info.value.message
+    assert "are not the 2-player deck" in message
+    listed = ast.literal_eval(message.split("(differences: ", 1)[1].rstrip(")"))
+    assert listed == {missing: 1, extra: 1}
+
+
+# -- Building If You Have No Tiles on the Board ----------------------------------------------------------
+
+
+def test_has_pieces_on_board_counts_a_link_or_an_industry_tile_alone() -> None:
+    """Building If You Have No Tiles on the Board applies only "if you have no Industry or Link tiles on
+    the board": ``GameState.has_pieces_on_board`` (read by the legal-action reference too) is true with a
+    link alone or an industry tile alone, false with neither, before and after the board's caches fill."""
+    g = fresh(2)
+    assert not g.has_pieces_on_board(0)
+    place_link(g, "birmingham--oxford", 0)  # a link, no tile
+    place_tile(g, "dudley:0", 1, "coal_mine", 1)  # a tile, no link
+    for _ in range(2):  # the second time with the networks cached by a legal-action listing
+        assert (g.has_pieces_on_board(0), g.has_pieces_on_board(1)) == (True, True)
+        legal_actions(g)
+    h = fresh(2)
+    place_tile(h, "dudley:0", 1, "coal_mine", 1)
+    assert (h.has_pieces_on_board(0), h.has_pieces_on_board(1)) == (False, True)
