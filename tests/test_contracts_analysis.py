@@ -3,6 +3,8 @@
 * A batch review that meets a game breaking a rule names the action as people count it (from 1), the
   number ``brass-stats validate`` shows for the same game.
 * A game's key moments name the tile a build placed by its industry and level.
+* Win statistics by dimensions refuse a dimension given twice (a table with the same column twice
+  says nothing more), with a ValueError naming the rule, before any work.
 * A batch review reports the wall time it took (``seconds``), whether it reviewed games or found none
   left to review.
 * A log reviewed as played (``policy=AS_PLAYED``) is replayed as played: the review goes past the
@@ -29,6 +31,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pytest
 
 import brass_stats as bs
@@ -37,6 +40,7 @@ from brass_stats.analysis.review import collection as C
 from brass_stats.analysis.review.judge import CONFIRM_SAMPLES, END_SAMPLES, SAMPLES, WIN_VP_PER_PLAYER
 from brass_stats.analysis.review.judgement import MARGIN_THRESHOLDS, margin_label
 from brass_stats.analysis.statistics.breakdowns import action_swings, open_game
+from brass_stats.analysis.statistics.win_rates import stats_by
 from brass_stats.bots.search import ActionStats, SearchResult
 from brass_stats.engine import Build, Develop
 from brass_stats.engine.actions import Action
@@ -418,3 +422,21 @@ def test_the_swings_name_a_build_by_its_industry_its_tile_level_and_where() -> N
         assert isinstance(a, Build)
         level = r.state_at(int(index) - 1).players[a.player].lowest_level(a.industry)
         assert text == f"build {a.industry.replace('_', ' ')} {level} at {a.location}"
+
+
+# -- win statistics by dimensions ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dims", [["player_count", "player_count"], ["seat", "player_kind", "seat"]])
+def test_win_statistics_refuse_a_dimension_given_twice(store: Path, dims: list[str]) -> None:
+    """The same dimension twice among several: a ValueError saying each may be given once; the dimensions
+    once each are answered (one row per bucket)."""
+    con = duckdb.connect(str(store), read_only=True)
+    try:
+        with pytest.raises(ValueError, match="each --by dimension may be given once"):
+            stats_by(con, dims)
+        once = list(dict.fromkeys(dims))
+        table = stats_by(con, once)
+        assert list(table.columns[: len(once)]) == once and not table.empty
+    finally:
+        con.close()
