@@ -14,11 +14,11 @@ from pathlib import Path
 
 import lancashire_helpers as lh
 import pytest
-from helpers import act, fresh, give, place_link, place_tile, set_money, to_rail_era
+from helpers import act, fresh, give, pass_turns, place_link, place_tile, set_money, to_rail_era
 
 from brass_stats.engine import FIRST_OPTION, STRICT, Build, Network, apply_action, new_game
 from brass_stats.engine.information import unseen_cards
-from brass_stats.engine.legal import legal_actions
+from brass_stats.engine.legal import legal_actions, legal_actions_by_type
 from brass_stats.engine.setup import ExplicitChance
 from brass_stats.engine.state import Effect, GameState
 from brass_stats.errors import AmbiguousChoice, IllegalAction, LogFormatError
@@ -208,3 +208,34 @@ def test_has_pieces_on_board_counts_a_link_or_an_industry_tile_alone() -> None:
     h = fresh(2)
     place_tile(h, "dudley:0", 1, "coal_mine", 1)
     assert (h.has_pieces_on_board(0), h.has_pieces_on_board(1)) == (False, True)
+
+
+# -- the legal actions, grouped by type --------------------------------------------------------------------
+
+
+def test_legal_actions_by_type_groups_every_legal_action_under_its_type_in_order() -> None:
+    """``legal_actions_by_type`` (public API of ``brass_stats.engine.legal``): the legal actions of the
+    player to move, each under its action type, in the order ``legal_actions`` lists them. At the first
+    action of a game a player may always pass, build, take a loan, or build a link (Game Setup: no tiles
+    yet, so anywhere)."""
+    g = fresh(2)
+    flat = legal_actions(g)
+    by = legal_actions_by_type(g)
+    assert {"pass", "build", "network", "loan"} <= set(by)
+    assert all(a.TYPE == kind for kind, actions in by.items() for a in actions)
+    assert [a for kind in by for a in by[kind]] == [a for kind in by for a in flat if a.TYPE == kind]
+    assert sum(len(v) for v in by.values()) == len(flat)
+
+
+# -- the round clock: GameState.progress ----------------------------------------------------------------
+
+
+def test_progress_counts_whole_rounds_and_each_turn_as_a_share_of_its_round() -> None:
+    """``GameState.progress``: "each turn taken in a round counts 1 / players of it", of the 2 eras of
+    9 rounds of a 3-player game ("exactly 8/9/10 rounds per era in a 4/3/2-players game"): after the
+    first round's 3 one-action turns the clock reads 1/18, after one turn of the second round 4/3 of 18."""
+    g = fresh(3)
+    for turns in range(1, 7):
+        g = pass_turns(g, 1 if turns <= 3 else 2)  # one action a turn in the first round, then two
+        assert g.era_round == 1 + turns // 3
+        assert g.progress() == pytest.approx(turns / 3 / (2 * 9)), turns
