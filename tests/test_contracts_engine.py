@@ -222,8 +222,8 @@ def test_legal_actions_by_type_groups_every_legal_action_under_its_type_in_order
     flat = legal_actions(g)
     by = legal_actions_by_type(g)
     assert {"pass", "build", "network", "loan"} <= set(by)
-    assert all(a.TYPE == kind for kind, actions in by.items() for a in actions)
-    assert [a for kind in by for a in by[kind]] == [a for kind in by for a in flat if a.TYPE == kind]
+    assert all(kind == a.TYPE for kind, actions in by.items() for a in actions)
+    assert [a for kind in by for a in by[kind]] == [a for kind in by for a in flat if kind == a.TYPE]
     assert sum(len(v) for v in by.values()) == len(flat)
 
 
