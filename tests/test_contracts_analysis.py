@@ -5,6 +5,9 @@
 * A game's key moments name the tile a build placed by its industry and level.
 * Win statistics by dimensions refuse a dimension given twice (a table with the same column twice
   says nothing more), with a ValueError naming the rule, before any work.
+* A player-game's accuracy falls in the band whose lower bound it reaches (0-70, 70-80, 80-90, 90-100).
+* A game compared with the corpus: a percentile in an empty sample is undefined (NaN), not an error; the
+  words for a percentile say the bottom below 50 and the top from 50, in the smallest tens that hold it.
 * A batch review reports the wall time it took (``seconds``), whether it reviewed games or found none
   left to review.
 * A log reviewed as played (``policy=AS_PLAYED``) is replayed as played: the review goes past the
@@ -32,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import numpy as np
 import pytest
 
 import brass_stats as bs
@@ -39,7 +43,9 @@ from brass_stats.analysis.review import ActionReview, Reviewer, review_game, run
 from brass_stats.analysis.review import collection as C
 from brass_stats.analysis.review.judge import CONFIRM_SAMPLES, END_SAMPLES, SAMPLES, WIN_VP_PER_PLAYER
 from brass_stats.analysis.review.judgement import MARGIN_THRESHOLDS, margin_label
+from brass_stats.analysis.statistics.accuracy import accuracy_band
 from brass_stats.analysis.statistics.breakdowns import action_swings, open_game
+from brass_stats.analysis.statistics.curves import describe_percentile, percentile_of
 from brass_stats.analysis.statistics.win_rates import stats_by
 from brass_stats.bots.search import ActionStats, SearchResult
 from brass_stats.engine import Build, Develop
@@ -440,3 +446,56 @@ def test_win_statistics_refuse_a_dimension_given_twice(store: Path, dims: list[s
         assert list(table.columns[: len(once)]) == once and not table.empty
     finally:
         con.close()
+
+
+# -- accuracy bands ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("accuracy", "band"),
+    [
+        (0.0, "0-70"),
+        (69.99, "0-70"),
+        (70.0, "70-80"),
+        (79.99, "70-80"),
+        (80.0, "80-90"),
+        (89.99, "80-90"),
+        (90.0, "90-100"),
+        (90.5, "90-100"),
+        (100.0, "90-100"),
+    ],
+)
+def test_an_accuracy_falls_in_the_band_whose_lower_bound_it_reaches(accuracy: float, band: str) -> None:
+    """``stats --by accuracy`` splits at 70, 80 and 90: a band holds its lower bound, not its upper one."""
+    assert accuracy_band(accuracy) == band
+
+
+# -- a game against the corpus ----------------------------------------------------------------------------
+
+
+def test_a_percentile_in_an_empty_sample_is_nan_and_equal_values_count_half() -> None:
+    """No corpus value to compare with (no winner reached that round): NaN, which the sentences say in words;
+    otherwise the share of values below, equal ones counting half: 3 in 1, 2, 3, 4 is (2 + 0.5) / 4."""
+    assert math.isnan(percentile_of(3.0, np.array([], dtype=float)))
+    assert percentile_of(3.0, np.array([1.0, 2.0, 3.0, 4.0])) == pytest.approx(62.5)
+    assert percentile_of(9.0, np.array([1.0, 2.0])) == pytest.approx(100.0)
+
+
+@pytest.mark.parametrize(
+    ("pct", "words"),
+    [
+        (0.0, "bottom 10%"),
+        (8.0, "bottom 10%"),
+        (25.0, "bottom 30%"),
+        (49.0, "bottom 50%"),
+        (49.5, "bottom 50%"),
+        (50.0, "top 50%"),
+        (75.0, "top 30%"),
+        (97.5, "top 10%"),
+        (100.0, "top 10%"),
+    ],
+)
+def test_a_percentile_below_50_is_the_bottom_and_from_50_the_top_in_tens(pct: float, words: str) -> None:
+    """Below the median a value is in the bottom N%, from it in the top N%: N the smallest multiple of 10,
+    at least 10, that holds the value's place counted from that end."""
+    assert describe_percentile(pct) == words
