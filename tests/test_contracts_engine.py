@@ -14,15 +14,15 @@ from pathlib import Path
 
 import lancashire_helpers as lh
 import pytest
-from helpers import act, fresh, give, pass_turns, place_link, place_tile, set_money, to_rail_era
+from helpers import act, fresh, give, pass_turns, place_link, place_tile, set_merchants, set_money, to_rail_era
 
-from brass_stats.engine import FIRST_OPTION, STRICT, Build, Network, apply_action, new_game
+from brass_stats.engine import FIRST_OPTION, STRICT, Build, Network, Sale, Sell, apply_action, new_game
 from brass_stats.engine.information import unseen_cards
 from brass_stats.engine.legal import legal_actions, legal_actions_by_type
 from brass_stats.engine.setup import ExplicitChance
 from brass_stats.engine.state import Effect, GameState
 from brass_stats.errors import AmbiguousChoice, IllegalAction, LogFormatError
-from brass_stats.rules_data import WILD_LOCATION
+from brass_stats.rules_data import WILD_LOCATION, load_rules
 
 DATA = Path(__file__).parents[1] / "brass_stats" / "rules_data" / "birmingham.json"
 
@@ -71,6 +71,32 @@ def test_lancashire_virtual_link_is_no_overbuild_exception_for_an_opponents_ship
         apply_action(g, Build(0, "ind:shipyard", "shipyard", "birkenhead", 0, coal=("market",), iron=("market",)))
     assert info.value.rule == "build.overbuild"
     assert "opponent's shipyard cannot be overbuilt" in info.value.message
+
+
+def test_lancashire_overbuilt_port_no_longer_connects_its_own_coal_to_the_market() -> None:
+    """Lancashire, Consuming Coal: market coal "requires a connection to the market trade icon (shown on
+    all flipped or unflipped Port tiles ...)"; Overbuilding removes the old tile first. With a printing
+    whose level 2 Port costs 1 coal (``tile_overrides``, a documented log option), overbuilding one's only
+    Port in Fleetwood (no link, no mine) has no trade icon left to buy coal through: the legal actions
+    do not list it and the engine refuses it. With a link to Preston, where a Port stands, both accept it."""
+    overrides = {"port.2.cost_coal": 1}
+    g = lh.fresh(2, options={"tile_overrides": overrides}, rules=load_rules("lancashire", overrides))
+    lh.two_actions(g)
+    lh.place_tile(g, "fleetwood:0", 0, "port", 1)
+    lh.clear_mat_below(g, 0, "port", 2)  # the other level 1 Port developed away
+    give(g, 0, "loc:fleetwood")
+    overbuild = Build(0, "loc:fleetwood", "port", "fleetwood", 0)
+    listed = [a for a in legal_actions(g, ["build"]) if isinstance(a, Build) and a.location == "fleetwood"]
+    assert listed == []
+    with pytest.raises(IllegalAction) as info:
+        apply_action(g, overbuild)
+    assert info.value.rule == "coal.market"
+    lh.place_link(g, "fleetwood--preston", 0)
+    lh.place_tile(g, "preston:0", 1, "port", 1)
+    listed = [a for a in legal_actions(g, ["build"]) if isinstance(a, Build) and a.location == "fleetwood"]
+    assert [(a.industry, a.slot, a.coal) for a in listed] == [("port", 0, ("market",))]
+    t = act(g, overbuild).tiles["fleetwood:0"]
+    assert (t.owner, t.industry, t.level) == (0, "port", 2)
 
 
 # -- hidden information: what a seat cannot see ---------------------------------------------------------
@@ -155,6 +181,34 @@ def test_first_option_takes_the_closest_coal_mine_in_location_and_slot_order() -
     assert info.value.details["options"] == ["tamworth:0", "tamworth:1"]
 
 
+# -- Consuming Beer: own breweries first in the canonical order ----------------------------------------
+
+
+def test_beer_for_a_sale_is_filled_from_an_own_brewery_before_an_opponents() -> None:
+    """Consuming Beer: a player may drink from their own breweries anywhere or from connected opponents'
+    ones; the engine's canonical order (``FIRST_OPTION``, the legal actions, STRICT's list of options)
+    puts the player's own breweries first (``legal.probe``, ``beer_options``). Player 0 sells a
+    Manufacturer in Birmingham to Oxford (no merchant barrel) with Player 1's Brewery linked in Nuneaton
+    and their own in Walsall (after Nuneaton by name): Walsall's barrel is the one taken."""
+    g = fresh(2)
+    give(g, 0, "loc:dudley")
+    set_merchants(g, {"oxford": ["manufacturer", "cotton_mill"]}, beer=False)
+    place_tile(g, "birmingham:1", 0, "manufacturer", 1)
+    place_link(g, "birmingham--oxford", 1)
+    place_link(g, "birmingham--nuneaton", 1)
+    place_tile(g, "nuneaton:0", 1, "brewery", 1)
+    place_tile(g, "walsall:1", 0, "brewery", 1)
+    sale = Sell(0, "loc:dudley", (Sale("birmingham:1", "oxford"),))
+    _, done = apply_action(g, sale, FIRST_OPTION)
+    assert isinstance(done, Sell)
+    assert done.sales[0].beer == ("walsall:1",)
+    with pytest.raises(AmbiguousChoice) as info:
+        apply_action(g, sale, STRICT)
+    assert info.value.details["options"] == ["walsall:1", "nuneaton:0"]
+    sells = [a for a in legal_actions(g, ["sell"]) if isinstance(a, Sell) and a.card == "loc:dudley"]
+    assert [a.sales[0].beer for a in sells] == [("walsall:1",)]
+
+
 # -- explicit chance records: a deal that is not the deck ------------------------------------------------
 
 
@@ -189,6 +243,19 @@ def test_explicit_deal_that_differs_from_the_deck_names_exactly_the_differences(
     assert "are not the 2-player deck" in message
     listed = ast.literal_eval(message.split("(differences: ", 1)[1].rstrip(")"))
     assert listed == {missing: 1, extra: 1}
+
+
+@pytest.mark.parametrize(("players", "seats"), [(2, "0..1"), (3, "0..2"), (4, "0..3")])
+def test_explicit_turn_order_refused_names_the_seats_it_must_list(players: int, seats: str) -> None:
+    """Log format: a player is always named by seat, 0 to players - 1, and an explicit chance record's
+    turn order lists every seat once. A turn order naming one seat twice is refused, and the message names
+    the seats it must hold (for 3 players, 0..2) and the order it got."""
+    g = fresh(players, seed=4)
+    chance = explicit_chance(g)
+    chance["turn_order"] = [0] * players
+    with pytest.raises(LogFormatError) as info:
+        new_game(["Ann", "Bob", "Cid", "Dee"][:players], ExplicitChance(chance))
+    assert info.value.message == f"chance.turn_order must list seats {seats} once each, got {[0] * players}"
 
 
 # -- Building If You Have No Tiles on the Board ----------------------------------------------------------
