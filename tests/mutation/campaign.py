@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import fcntl
 import json
 import os
 import random
@@ -216,6 +217,17 @@ def session_path(wing: str, head: str, seed: int) -> Path:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    STATE.mkdir(exist_ok=True)
+    with open(STATE / f"{args.wing}.lock", "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"{args.wing}: a campaign of this wing is running (its worktree holds one mutant at a time)")
+            return 1
+        return run_campaign(args)
+
+
+def run_campaign(args: argparse.Namespace) -> int:
     config = wings_config()
     wing = config["wings"][args.wing]
     settings = {**config["defaults"], **{k: v for k, v in vars(args).items() if k in ("sample", "seed") and v}}
