@@ -14,7 +14,20 @@ from pathlib import Path
 
 import lancashire_helpers as lh
 import pytest
-from helpers import act, fresh, give, pass_turns, place_link, place_tile, set_merchants, set_money, to_rail_era
+from helpers import (
+    act,
+    fresh,
+    give,
+    last_round,
+    pass_turns,
+    pass_until_round_ends,
+    place_link,
+    place_tile,
+    set_merchants,
+    set_money,
+    to_rail_era,
+    two_actions,
+)
 
 from brass_stats.engine import FIRST_OPTION, STRICT, Build, Network, Sale, Sell, apply_action, new_game
 from brass_stats.engine.information import unseen_cards
@@ -113,6 +126,22 @@ def test_unseen_cards_are_the_deck_less_the_seats_own_hand_at_the_start(seat: in
     assert Counter(unseen) == printed_deck(2) - Counter(g.players[seat].hand)
 
 
+def test_unseen_cards_in_the_rail_era_leave_out_every_discard() -> None:
+    """End of Canal Era: the discard piles are shuffled into the Rail Era's deck ("Don't start the Rail
+    Era with a card face down in your discard"), so every Rail Era discard lies face up: after the first
+    Rail Era action's card is discarded, neither seat counts it among the cards it cannot see."""
+    g = fresh(2, seed=2)
+    while g.era == "canal":
+        g = pass_until_round_ends(g)
+    mover = g.current_player
+    assert mover is not None
+    card = g.players[mover].hand[0]
+    g = pass_turns(g, 1)
+    assert [p.discard for p in g.players if p.discard] == [[card]]
+    for seat in (0, 1):
+        assert Counter(unseen_cards(g, seat)) == printed_deck(2) - Counter(g.players[seat].hand) - Counter([card])
+
+
 # -- Network Action, Rail Era: two links are one move, whichever is placed first -------------------------
 
 
@@ -156,6 +185,27 @@ def test_money_effect_of_a_build_is_minus_its_cost() -> None:
     money = [e for e in effects if e.kind == "money" and e.seat == 0]
     assert [(e.amount, e.cause) for e in money] == [(-12, "build")]
     assert g2.players[0].money - g.players[0].money == sum(e.amount for e in money) == -12
+
+
+def test_canal_era_end_records_one_tile_removed_per_level_1_tile() -> None:
+    """End of Canal Era: "Remove all level 1 Industry tiles from the board ... All level 2 or greater
+    Industry tiles remain"; the effects record each removal as ``tile_removed`` with amount 1 (storage
+    schema: kinds and their amount), cause ``canal_era_end``, owned by the tile's owner."""
+    g = two_actions(fresh(2))
+    place_tile(g, "worcester:0", 0, "cotton_mill", 1)
+    place_tile(g, "dudley:0", 1, "coal_mine", 1, resources=0, flipped=True)
+    place_tile(g, "cannock:1", 1, "coal_mine", 2)
+    last_round(g)
+    effects: list[Effect] = []
+    g.effects = effects
+    g = pass_until_round_ends(g)
+    assert g.era == "rail"
+    removed = [e for e in effects if e.kind == "tile_removed"]
+    assert sorted((e.seat, e.amount, e.cause, e.detail["tile"]) for e in removed) == [
+        (0, 1, "canal_era_end", "worcester:0"),
+        (1, 1, "canal_era_end", "dudley:0"),
+    ]
+    assert set(g.tiles) == {"cannock:1"}
 
 
 # -- Consuming coal: the choice among equally close mines ----------------------------------------------
