@@ -30,8 +30,9 @@ from helpers import (
 )
 
 from brass_stats.engine import FIRST_OPTION, STRICT, Build, Network, Sale, Sell, apply_action, new_game
-from brass_stats.engine.information import unseen_cards
+from brass_stats.engine.information import knowable, unseen_cards
 from brass_stats.engine.legal import legal_actions, legal_actions_by_type
+from brass_stats.engine.sell_cotton import DISTANT_MARKET
 from brass_stats.engine.setup import ExplicitChance
 from brass_stats.engine.state import Effect, GameState
 from brass_stats.errors import AmbiguousChoice, IllegalAction, LogFormatError
@@ -140,6 +141,26 @@ def test_unseen_cards_in_the_rail_era_leave_out_every_discard() -> None:
     assert [p.discard for p in g.players if p.discard] == [[card]]
     for seat in (0, 1):
         assert Counter(unseen_cards(g, seat)) == printed_deck(2) - Counter(g.players[seat].hand) - Counter([card])
+
+
+def test_knowable_keeps_a_distant_market_sale_made_last_and_drops_one_before_another() -> None:
+    """Lancashire, Distant Cotton Market: whether the market closes on a sale is decided by face-down
+    tiles, so ``knowable`` leaves out a Sell whose Distant Cotton Market sale comes before another sale
+    (its legality would reveal the tiles) and keeps every other: one made alone or last. A mill in Colne
+    linked to Yorkshire may sell to the Distant Cotton Market: that legal Sell is knowable."""
+    g = lh.fresh(2)
+    lh.place_tile(g, "colne:0", 0, "cotton_mill", 1)
+    lh.place_link(g, "colne--yorkshire", 1)
+    give(g, 0, "loc:colne")
+    alone = Sell(0, "loc:colne", (Sale("colne:0", DISTANT_MARKET),))
+    assert alone in legal_actions(g, ["sell"])
+    assert knowable(g, [alone]) == [alone]
+    port, mill2 = Sale("bury:0", "preston:0"), Sale("bolton:0", "preston:0")
+    dcm = Sale("colne:0", DISTANT_MARKET)
+    last = Sell(0, "loc:colne", (port, dcm))
+    first = Sell(0, "loc:colne", (dcm, port))
+    middle = Sell(0, "loc:colne", (port, dcm, mill2))
+    assert knowable(g, [alone, last, first, middle]) == [alone, last]
 
 
 # -- Network Action, Rail Era: two links are one move, whichever is placed first -------------------------
