@@ -7,7 +7,8 @@
   says nothing more), with a ValueError naming the rule, before any work.
 * A player-game's accuracy falls in the band whose lower bound it reaches (0-70, 70-80, 80-90, 90-100).
 * A game compared with the corpus: a percentile in an empty sample is undefined (NaN), not an error; the
-  words for a percentile say the bottom below 50 and the top from 50, in the smallest tens that hold it.
+  words for a percentile say the bottom below 50 and the top from 50, in the smallest tens that hold it;
+  a round no corpus winner reached is answered with no band, and said so.
 * A batch review reports the wall time it took (``seconds``), whether it reviewed games or found none
   left to review.
 * A log reviewed as played (``policy=AS_PLAYED``) is replayed as played: the review goes past the
@@ -45,7 +46,12 @@ from brass_stats.analysis.review.judge import CONFIRM_SAMPLES, END_SAMPLES, SAMP
 from brass_stats.analysis.review.judgement import MARGIN_THRESHOLDS, margin_label
 from brass_stats.analysis.statistics.accuracy import accuracy_band
 from brass_stats.analysis.statistics.breakdowns import action_swings, open_game
-from brass_stats.analysis.statistics.curves import describe_percentile, percentile_of
+from brass_stats.analysis.statistics.curves import (
+    compare_game,
+    comparison_sentences,
+    describe_percentile,
+    percentile_of,
+)
 from brass_stats.analysis.statistics.win_rates import stats_by
 from brass_stats.bots.search import ActionStats, SearchResult
 from brass_stats.engine import Build, Develop
@@ -499,3 +505,20 @@ def test_a_percentile_below_50_is_the_bottom_and_from_50_the_top_in_tens(pct: fl
     """Below the median a value is in the bottom N%, from it in the top N%: N the smallest multiple of 10,
     at least 10, that holds the value's place counted from that end."""
     assert describe_percentile(pct) == words
+
+
+def test_a_game_compared_with_a_corpus_without_its_like_gets_no_band_and_says_so() -> None:
+    """The corpus is the game's own store, which holds no other game (the game itself is left out): every
+    player's every round is still answered, with no winners' band and no percentile (NaN), and each
+    sentence says that no corpus winner reached that round."""
+    src = open_game(str(GAMES[0]))
+    r = bs.replay(bs.load(GAMES[0]))
+    cmp = compare_game(src.con, src.game_id, src.con, "vp")
+    assert cmp.attrs["corpus_games"] == 0 and (cmp["corpus_games"] == 0).all()
+    assert sorted(set(cmp["seat"])) == list(range(len(r.log.players)))
+    assert len(cmp) == len(r.log.players) * cmp["round"].nunique() and cmp["round"].nunique() > 10
+    for column in ("winners_q25", "winners_median", "winners_q75", "pct_of_winners", "pct_of_all"):
+        assert cmp[column].isna().all(), column
+    sentences = comparison_sentences(cmp, "vp", 4)
+    assert len(sentences) == len(r.log.players)
+    assert all("VP after round 4 was" in s and s.endswith(": no corpus winner reached that round") for s in sentences)
