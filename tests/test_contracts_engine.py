@@ -16,6 +16,7 @@ import lancashire_helpers as lh
 import pytest
 from helpers import (
     act,
+    clear_mat_below,
     fresh,
     give,
     last_round,
@@ -23,6 +24,7 @@ from helpers import (
     pass_until_round_ends,
     place_link,
     place_tile,
+    rule_of,
     set_merchants,
     set_money,
     to_rail_era,
@@ -111,6 +113,24 @@ def test_lancashire_overbuilt_port_no_longer_connects_its_own_coal_to_the_market
     assert [(a.industry, a.slot, a.coal) for a in listed] == [("port", 0, ("market",))]
     t = act(g, overbuild).tiles["fleetwood:0"]
     assert (t.owner, t.industry, t.level) == (0, "port", 2)
+
+
+def test_canal_era_overbuilding_ones_tile_needs_the_same_industry() -> None:
+    """Overbuilding: a tile is replaced only "with a higher-level tile of the same industry type"; Canal
+    Era Building: one tile per location per player. Player 0's Coal Mine I on Coventry's Manufacturer or
+    Coal Mine space cannot be replaced by their Manufacturer II, though the space shows both icons and
+    the level is higher; nor may the Manufacturer go on Coventry's other spaces beside the mine."""
+    g = two_actions(fresh(2))
+    place_tile(g, "coventry:1", 0, "coal_mine", 1)
+    clear_mat_below(g, 0, "manufacturer", 2)
+    give(g, 0, "loc:coventry", "loc:coventry")
+    assert g.rules.locations["coventry"].slots[1].industries == ("manufacturer", "coal_mine")
+    assert rule_of(g, Build(0, "loc:coventry", "manufacturer", "coventry", 1)) == "build.overbuild"
+    assert rule_of(g, Build(0, "loc:coventry", "manufacturer", "coventry", None)) == "build.canal_one_per_location"
+    built = {
+        (a.industry, a.slot) for a in legal_actions(g, ["build"]) if isinstance(a, Build) and a.location == "coventry"
+    }
+    assert built == {("coal_mine", 1)}  # the Coal Mine II may replace it
 
 
 # -- hidden information: what a seat cannot see ---------------------------------------------------------
