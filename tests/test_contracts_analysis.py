@@ -5,6 +5,8 @@
 * A game's key moments name the tile a build placed by its industry and level.
 * Win statistics by dimensions refuse a dimension given twice (a table with the same column twice
   says nothing more), with a ValueError naming the rule, before any work.
+* A player's opening is, unless told otherwise, its first 3 actions (docs/statistics.md), shortfalls
+  left out, in the order played.
 * A player-game's accuracy falls in the band whose lower bound it reaches (0-70, 70-80, 80-90, 90-100).
 * A game compared with the corpus: a percentile in an empty sample is undefined (NaN), not an error; the
   words for a percentile say the bottom below 50 and the top from 50, in the smallest tens that hold it;
@@ -52,7 +54,7 @@ from brass_stats.analysis.statistics.curves import (
     describe_percentile,
     percentile_of,
 )
-from brass_stats.analysis.statistics.win_rates import stats_by
+from brass_stats.analysis.statistics.win_rates import opening_sequences, stats_by
 from brass_stats.bots.search import ActionStats, SearchResult
 from brass_stats.engine import Build, Develop
 from brass_stats.engine.actions import Action
@@ -522,3 +524,23 @@ def test_a_game_compared_with_a_corpus_without_its_like_gets_no_band_and_says_so
     sentences = comparison_sentences(cmp, "vp", 4)
     assert len(sentences) == len(r.log.players)
     assert all("VP after round 4 was" in s and s.endswith(": no corpus winner reached that round") for s in sentences)
+
+
+# -- openings ----------------------------------------------------------------------------------------------
+
+
+def test_an_opening_is_by_default_the_players_first_three_actions_in_order(store: Path) -> None:
+    """docs/statistics.md: `opening` is the first 3 actions. Each seat's opening names, in order, the types
+    of its first three actions in the log (shortfalls never count)."""
+    con = duckdb.connect(str(store), read_only=True)
+    try:
+        openings = opening_sequences(con)
+        ids = {str(g): str(p) for g, p in con.execute("SELECT game_id, source_file FROM games").fetchall()}
+    finally:
+        con.close()
+    assert len(ids) == len(GAMES) and len(openings) == 2 * len(GAMES)
+    by_name = {p.name: p for p in GAMES}
+    for gid, seat, opening in openings.itertuples(index=False):
+        log = GameLog.load(by_name[Path(ids[gid]).name])
+        types = [a.TYPE for a in log.actions if a.player == seat and a.TYPE != "shortfall"][:3]
+        assert [word.split()[0] for word in opening.split(" > ")] == types
