@@ -32,10 +32,10 @@ from helpers import (
 )
 
 from brass_stats.engine import FIRST_OPTION, STRICT, Build, Network, Sale, Sell, apply_action, new_game
-from brass_stats.engine.information import knowable, unseen_cards
+from brass_stats.engine.information import attempt, knowable, unseen_cards
 from brass_stats.engine.legal import legal_actions, legal_actions_by_type
 from brass_stats.engine.sell_cotton import DISTANT_MARKET
-from brass_stats.engine.setup import ExplicitChance
+from brass_stats.engine.setup import ExplicitChance, SplitMix64
 from brass_stats.engine.state import Effect, GameState
 from brass_stats.errors import AmbiguousChoice, IllegalAction, LogFormatError
 from brass_stats.rules_data import WILD_LOCATION, load_rules
@@ -181,6 +181,27 @@ def test_knowable_keeps_a_distant_market_sale_made_last_and_drops_one_before_ano
     first = Sell(0, "loc:colne", (dcm, port))
     middle = Sell(0, "loc:colne", (port, dcm, mill2))
     assert knowable(g, [alone, last, first, middle]) == [alone, last]
+
+
+def test_attempt_of_a_two_sale_sell_stops_where_the_distant_market_closes() -> None:
+    """``information.attempt``: a Lancashire Sell whose Distant Cotton Market sale closes the market ("reaching
+    X ends the Sell action and the mill does not flip") is played as far as it goes, as it would be at the
+    table, even with only two sales: the market moves from row 6 by 4 to X, the first mill stays unflipped,
+    the second is never sold, and the card is spent."""
+    g = lh.fresh(2)
+    lh.place_tile(g, "colne:0", 0, "cotton_mill", 1)
+    lh.place_tile(g, "colne:1", 0, "cotton_mill", 1)
+    lh.place_link(g, "colne--yorkshire", 1)
+    lh.set_dcm(g, [4], position=6)
+    give(g, 0, "loc:colne")
+    both = Sell(0, "loc:colne", (Sale("colne:0", DISTANT_MARKET), Sale("colne:1", DISTANT_MARKET)))
+    with pytest.raises(IllegalAction):
+        apply_action(g, both)
+    after = attempt(g, both)
+    assert after.dcm_position == 8
+    assert not after.tiles["colne:0"].flipped and not after.tiles["colne:1"].flipped
+    assert after.players[0].discard[-1] == "loc:colne"
+    assert "loc:colne" not in after.players[0].hand
 
 
 # -- Network Action, Rail Era: two links are one move, whichever is placed first -------------------------
@@ -347,6 +368,73 @@ def test_explicit_turn_order_refused_names_the_seats_it_must_list(players: int, 
     with pytest.raises(LogFormatError) as info:
         new_game(["Ann", "Bob", "Cid", "Dee"][:players], ExplicitChance(chance))
     assert info.value.message == f"chance.turn_order must list seats {seats} once each, got {[0] * players}"
+
+
+def test_explicit_rail_era_deal_must_be_the_canal_eras_discards() -> None:
+    """Log format, explicit chance: ``rail_era`` is the Rail Era reshuffle, 8 cards per seat then the deck;
+    "its hands + deck, counted with ... must be the cards discarded in the Canal Era". A record that deals
+    a second copy of one card in place of another is refused when the replay reaches the Rail Era; the
+    record as discarded is accepted and dealt as written."""
+    g = fresh(2, seed=6)
+    everything = sorted(printed_deck(2).elements())  # every card ends the Canal Era in a discard pile
+    good = {"hands": [everything[:8], everything[8:16]], "deck": everything[16:]}
+    bad_hand = [*everything[1:8], everything[-1]]  # everything[0] missing, the last card twice
+    bad = {"hands": [bad_hand, everything[8:16]], "deck": everything[16:]}
+    assert everything[0] != everything[-1]
+    for record, ok in ((good, True), (bad, False)):
+        state = new_game(["Ann", "Bob"], ExplicitChance({**explicit_chance(g), "rail_era": record}))
+        if not ok:
+            with pytest.raises(LogFormatError, match="chance.rail_era: hands and deck are not the cards"):
+                while state.era == "canal":
+                    state = pass_until_round_ends(state)
+            continue
+        while state.era == "canal":
+            state = pass_until_round_ends(state)
+        assert [p.hand for p in state.players] == good["hands"]
+        assert state.deck == good["deck"]
+
+
+# -- the seeded chance source: SplitMix64 as the log format defines it ------------------------------------
+
+
+def reference_next(state: int) -> tuple[int, int]:
+    """``next()`` of the log format's section 9 (SplitMix64), written out from its text: (new state, value)."""
+    mask = (1 << 64) - 1
+    state = (state + 0x9E3779B97F4A7C15) & mask
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+    return state, z ^ (z >> 31)
+
+
+def test_splitmix64_draws_the_numbers_the_log_format_defines() -> None:
+    """Log format, "The seeded PRNG, exactly": any program following it recreates a seeded deal bit for
+    bit. SplitMix64's published first output for seed 0 is 0xE220A8397B1DCDAF; ``next`` and ``below`` follow
+    the section's pseudo-code for every seed tried, and ``shuffle`` is its Fisher-Yates over ``below``."""
+    assert SplitMix64(0).next() == 0xE220A8397B1DCDAF
+    for seed in (0, 1, 38, 2**63 + 5, 2**64 - 1):
+        rng, state = SplitMix64(seed), seed
+        for _ in range(50):
+            state, value = reference_next(state)
+            assert rng.next() == value
+        for n in (1, 3, 10, 2**63 + 1):
+            limit = 2**64 - 2**64 % n
+            while True:
+                state, x = reference_next(state)
+                if x < limit:
+                    break
+            assert rng.below(n) == x % n
+        items = list(range(12))
+        expected = list(items)
+        for i in range(len(expected) - 1, 0, -1):
+            while True:
+                state, x = reference_next(state)
+                if x < 2**64 - 2**64 % (i + 1):
+                    break
+            j = x % (i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+        rng.shuffle(items)
+        assert items == expected
 
 
 # -- Building If You Have No Tiles on the Board ----------------------------------------------------------
