@@ -1,0 +1,54 @@
+"""Contracts of the game-log format (docs/log-format.md) and the importer (docs/importing.md) that
+users rely on, written to kill mutants of the log wing's mutation campaign (issue 38)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from brass_stats.log.brassbirmingham.records import ConversionError, card_play
+from brass_stats.log.format import GameLog, LogFormatError
+
+REAL_LOG = Path(__file__).resolve().parents[1] / "replays" / "real" / "wq9gs6-2p.json"
+
+
+def _real_log() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(REAL_LOG.read_text("utf-8"))
+    return data
+
+
+@pytest.mark.parametrize("where", ["entry", "action"])
+def test_importer_unknown_fields_error_names_the_first_field_it_lists(where: str) -> None:
+    """docs/importing.md section 1: a field the importer does not know fails with the record, seq and
+    field. With several unknown fields the message lists them all, and the field the error names is
+    the first one that message lists (so the two never disagree)."""
+    action: dict[str, Any] = {"type": "loan", "cardId": "no_such_card"}
+    entry: dict[str, Any] = {"seq": 5, "player": 0, "action": action}
+    target = entry if where == "entry" else action
+    target["zulu"] = 1
+    target["alpha"] = 2
+    with pytest.raises(ConversionError) as e:
+        card_play(entry, "r.record.json", 0)
+    message = str(e.value)
+    assert "'alpha', 'zulu'" in message
+    assert e.value.field == "alpha"
+    assert e.value.seq == 5
+
+
+@pytest.mark.parametrize("faces", ["all", [1], {"0": "blank"}])
+def test_reader_words_a_bad_merchant_tiles_entry_itself(faces: Any) -> None:
+    """docs/log-format.md sections 8 and 12: a ``merchant_tiles`` entry is an array of faces; when it
+    is not, ``GameLog.loads`` raises ``LogFormatError`` at ``chance.merchant_tiles.<location>`` in the
+    reader's own words (a list of tile faces), not only the schema's generic "does not match"."""
+    data = _real_log()
+    tiles = data["chance"]["merchant_tiles"]
+    loc = sorted(tiles)[0]
+    tiles[loc] = faces
+    with pytest.raises(LogFormatError) as e:
+        GameLog.loads(json.dumps(data))
+    assert e.value.where == f"chance.merchant_tiles.{loc}"
+    assert "list of tile faces" in str(e.value)
+    assert "does not match the log schema" not in str(e.value)
