@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from brass_stats.log.brassbirmingham.deal import AUDITED_SCORES, declared_result
 from brass_stats.log.brassbirmingham.records import ConversionError, card_play
 from brass_stats.log.format import GameLog, LogFormatError
 
@@ -52,3 +53,22 @@ def test_reader_words_a_bad_merchant_tiles_entry_itself(faces: Any) -> None:
     assert e.value.where == f"chance.merchant_tiles.{loc}"
     assert "list of tile faces" in str(e.value)
     assert "does not match the log schema" not in str(e.value)
+
+
+@pytest.mark.parametrize("bad", [True, "40", 40.5, None])
+def test_importer_published_final_scores_must_be_whole_numbers(bad: Any) -> None:
+    """docs/importing.md section 4: the setup file's audited ``finalScores`` become the declared result
+    (VP are whole numbers); a published score that is not a JSON integer (a boolean, a string, a
+    fraction, null) is a ConversionError naming that field, never a declared VP."""
+    setup = {"scores": {AUDITED_SCORES: {"finalScores": [52, bad]}}}
+    with pytest.raises(ConversionError) as e:
+        declared_result(setup, "x.setup.json", 2)
+    assert e.value.field == f"setup.scores.{AUDITED_SCORES}.finalScores"
+    assert "whole numbers" in str(e.value)
+
+
+def test_importer_published_whole_number_scores_are_declared() -> None:
+    """docs/importing.md section 4: integer published final scores are declared per seat."""
+    result, not_kept = declared_result({"scores": {AUDITED_SCORES: {"finalScores": [52, 0]}}}, "x", 2)
+    assert result == {"final": [{"seat": 0, "vp": 52}, {"seat": 1, "vp": 0}]}
+    assert not_kept == []
