@@ -11,7 +11,7 @@ import pytest
 
 from brass_stats.log.brassbirmingham.deal import AUDITED_SCORES, declared_result
 from brass_stats.log.brassbirmingham.records import ConversionError, card_play
-from brass_stats.log.format import GameLog, LogFormatError
+from brass_stats.log.format import GameLog, LogFormatError, _clip
 
 REAL_LOG = Path(__file__).resolve().parents[1] / "replays" / "real" / "wq9gs6-2p.json"
 
@@ -72,3 +72,23 @@ def test_importer_published_whole_number_scores_are_declared() -> None:
     result, not_kept = declared_result({"scores": {AUDITED_SCORES: {"finalScores": [52, 0]}}}, "x", 2)
     assert result == {"final": [{"seat": 0, "vp": 52}, {"seat": 1, "vp": 0}]}
     assert not_kept == []
+
+
+@pytest.mark.parametrize("most", [40, 80, 120, 300])
+def test_reader_quotes_input_whole_up_to_the_bound_and_clips_past_it(most: int) -> None:
+    """docs/log-format.md section 13: the reader answers in one bounded line. A quoted value (or a
+    schema message, bound 300 by default) of at most ``most`` characters is shown whole; one
+    character more is cut to at most ``most`` characters that say how long the whole was."""
+    fits = "x" * most
+    assert _clip(fits, most) == fits
+    longer = "y" * (most + 1)
+    clipped = _clip(longer, most)
+    assert len(clipped) <= most
+    assert clipped.startswith("y") and clipped.endswith(f"... ({most + 1} chars)")
+
+
+def test_reader_schema_message_bound_is_300_characters() -> None:
+    """docs/log-format.md section 12: a schema mismatch reads ``does not match the log schema: ...``;
+    such a message is clipped at 300 characters (the default bound), and not before."""
+    assert _clip("z" * 300) == "z" * 300
+    assert len(_clip("z" * 301)) <= 300
