@@ -92,3 +92,32 @@ def test_reader_schema_message_bound_is_300_characters() -> None:
     such a message is clipped at 300 characters (the default bound), and not before."""
     assert _clip("z" * 300) == "z" * 300
     assert len(_clip("z" * 301)) <= 300
+
+
+def test_importer_unknown_card_error_names_one_card() -> None:
+    """docs/importing.md section 5: every problem is one ConversionError line naming the field and
+    why; a card id the server's deck does not have reads ``unknown card '<id>'`` at ``cardId``."""
+    entry = {"seq": 3, "player": 1, "action": {"type": "loan", "cardId": "no_such_card"}}
+    with pytest.raises(ConversionError) as e:
+        card_play(entry, "r.record.json", 0)
+    assert e.value.field == "cardId"
+    assert "unknown card 'no_such_card'" in str(e.value)
+
+
+def test_canonical_text_header_lines_then_one_action_per_line() -> None:
+    """docs/log-format.md section 6: the header comes first, indented by one space, then
+    ``"actions"`` with one compact action per line: no line of the header is a bare comma, and the
+    line before ``"actions"`` ends the header's last field with a comma."""
+    log = GameLog.loads(REAL_LOG.read_text("utf-8"))
+    lines = log.dumps().split("\n")
+    start = lines.index(' "actions": [')
+    assert lines[0] == "{"
+    header = lines[1:start]
+    assert all(line.startswith(" ") and line.strip() not in ("", ",") for line in header)
+    assert header[-1].endswith(",")
+    end = lines.index(" ]", start)
+    body = lines[start + 1 : end]
+    assert len(body) == len(log.actions)
+    for line, action in zip(body, log.actions, strict=True):
+        assert line.startswith("  {")
+        assert json.loads(line.strip().rstrip(",")) == action.to_json()
