@@ -115,7 +115,7 @@ def test_canonical_text_header_lines_then_one_action_per_line() -> None:
     header = lines[1:start]
     assert all(line.startswith(" ") and line.strip() not in ("", ",") for line in header)
     assert header[-1].endswith(",")
-    end = lines.index(" ]", start)
+    end = next(i for i in range(start, len(lines)) if lines[i] in (" ]", " ],"))
     body = lines[start + 1 : end]
     assert len(body) == len(log.actions)
     for line, action in zip(body, log.actions, strict=True):
