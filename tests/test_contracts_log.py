@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from brass_stats.log.brassbirmingham.deal import AUDITED_SCORES, declared_result
+from brass_stats.log.brassbirmingham.deal import AUDITED_SCORES, brief, declared_result
 from brass_stats.log.brassbirmingham.records import ConversionError, card_play
 from brass_stats.log.format import GameLog, LogFormatError, _clip
 
@@ -121,3 +121,36 @@ def test_canonical_text_header_lines_then_one_action_per_line() -> None:
     for line, action in zip(body, log.actions, strict=True):
         assert line.startswith("  {")
         assert json.loads(line.strip().rstrip(",")) == action.to_json()
+
+
+@pytest.mark.parametrize("scores", [[52], [52, 40, 33]])
+def test_importer_published_final_scores_one_per_seat(scores: list[int]) -> None:
+    """docs/importing.md section 4: ``finalScores`` are the declared result, one VP per seat; a list
+    of another length than the player count is a ConversionError naming that field."""
+    setup = {"scores": {AUDITED_SCORES: {"finalScores": scores}}}
+    with pytest.raises(ConversionError) as e:
+        declared_result(setup, "x.setup.json", 2)
+    assert e.value.field == f"setup.scores.{AUDITED_SCORES}.finalScores"
+
+
+def test_reader_accepts_seed_zero() -> None:
+    """docs/log-format.md section 12: a seed is an integer from 0 to 2**64 - 1, so 0 itself is a
+    valid seed and a seeded log with it loads back equal."""
+    log = GameLog.new(["Ann", "Bob"], seed=0)
+    again = GameLog.loads(log.dumps())
+    assert again.chance == {"seed": 0}
+    with pytest.raises(LogFormatError):
+        GameLog.loads(log.dumps().replace('"seed": 0', '"seed": -1'))
+
+
+def test_importer_quoted_values_stay_within_the_limit() -> None:
+    """docs/importing.md section 5: every problem is one ConversionError line; a value the record
+    holds is quoted in at most 120 characters (a huge value is cut, marked with "...")."""
+    assert brief("short") == "'short'"
+    quoted = brief("x" * 1000)
+    assert len(quoted) <= 120
+    assert quoted.endswith("...")
+    entry = {"seq": 1, "player": 0, "action": {"type": "loan", "cardId": "c" * 1000}}
+    with pytest.raises(ConversionError) as e:
+        card_play(entry, "r.record.json", 0)
+    assert "c" * 200 not in str(e.value)
