@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
+from brass_stats.engine import SeededChance, new_game
+from brass_stats.engine import policy as choice
 from brass_stats.log.brassbirmingham.deal import AUDITED_SCORES, brief, declared_result
-from brass_stats.log.brassbirmingham.records import ConversionError, card_play
+from brass_stats.log.brassbirmingham.records import ConversionError, QuasrainPolicy, card_play
 from brass_stats.log.format import GameLog, LogFormatError, _clip
 
 REAL_LOG = Path(__file__).resolve().parents[1] / "replays" / "real" / "wq9gs6-2p.json"
@@ -154,3 +156,12 @@ def test_importer_quoted_values_stay_within_the_limit() -> None:
     with pytest.raises(ConversionError) as e:
         card_play(entry, "r.record.json", 0)
     assert "c" * 200 not in str(e.value)
+
+
+def test_importer_omitted_build_slot_prefers_an_empty_single_icon_slot() -> None:
+    """docs/importing.md "Choices a record leaves out": with no ``slotIndex`` the server builds in an
+    empty single-icon slot before an empty two-icon slot, whatever the slot order. Stoke-on-Trent's
+    Manufacturer fits slot 0 (cotton mill or manufacturer) and slot 2 (manufacturer only): slot 2."""
+    state = new_game(["Ann", "Bob"], SeededChance(0))
+    context = {"state": state, "player": 0, "location": "stoke_on_trent"}
+    assert QuasrainPolicy().choose(choice.SLOT, [0, 2], context) == 2
