@@ -165,3 +165,22 @@ def test_importer_omitted_build_slot_prefers_an_empty_single_icon_slot() -> None
     state = new_game(["Ann", "Bob"], SeededChance(0))
     context = {"state": state, "player": 0, "location": "stoke_on_trent"}
     assert QuasrainPolicy().choose(choice.SLOT, [0, 2], context) == 2
+
+
+def test_reader_refuses_a_file_that_is_not_utf8_naming_the_byte(tmp_path: Path) -> None:
+    """docs/log-format.md section 13: files must be UTF-8; a file that is not is a LogFormatError
+    naming the offset and the offending byte."""
+    path = tmp_path / "bad.json"
+    path.write_bytes(b'{"format": "\xff"}')
+    with pytest.raises(LogFormatError) as e:
+        GameLog.load(path)
+    assert "not UTF-8 text: byte 12 (b'\\xff')" in str(e.value)
+
+
+def test_reader_names_a_duplicate_key_whole_up_to_80_characters() -> None:
+    """docs/log-format.md section 13: a duplicate key is refused as ``duplicate key '<key>' in one
+    object``; a key quoted in up to 80 characters is named whole."""
+    key = "k" * 78  # repr() adds the two quotes: 80 characters
+    with pytest.raises(LogFormatError) as e:
+        GameLog.loads("{" + f'"{key}": 1, "{key}": 2' + "}")
+    assert f"duplicate key {key!r} in one object" in str(e.value)
