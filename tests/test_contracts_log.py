@@ -12,7 +12,7 @@ import pytest
 from brass_stats.engine import SeededChance, new_game
 from brass_stats.engine import policy as choice
 from brass_stats.log.brassbirmingham.deal import AUDITED_SCORES, brief, declared_result
-from brass_stats.log.brassbirmingham.records import ConversionError, QuasrainPolicy, card_play
+from brass_stats.log.brassbirmingham.records import ConversionError, QuasrainPolicy, card_play, map_action
 from brass_stats.log.format import GameLog, LogFormatError, _clip
 
 REAL_LOG = Path(__file__).resolve().parents[1] / "replays" / "real" / "wq9gs6-2p.json"
@@ -184,3 +184,20 @@ def test_reader_names_a_duplicate_key_whole_up_to_80_characters() -> None:
     with pytest.raises(LogFormatError) as e:
         GameLog.loads("{" + f'"{key}": 1, "{key}": 2' + "}")
     assert f"duplicate key {key!r} in one object" in str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("action", "field", "words"),
+    [
+        ({"type": "develop", "cardId": "loc-birmingham-0", "removals": [99]}, "removals", "unknown industry 99"),
+        ({"type": "network", "cardId": "loc-birmingham-0", "links": [999]}, "links", "unknown link 999"),
+        ({"type": "loan", "cardId": "no_such_card"}, "cardId", "unknown card 'no_such_card'"),
+    ],
+)
+def test_importer_names_an_unknown_entry_by_its_kind(action: dict[str, Any], field: str, words: str) -> None:
+    """docs/importing.md section 5: an id the server's tables do not have is named by what it is
+    (an industry, a link, a card) at the field that holds it."""
+    with pytest.raises(ConversionError) as e:
+        map_action({"seq": 4, "player": 0, "action": action}, "r.record.json", QuasrainPolicy())
+    assert e.value.field == field
+    assert words in str(e.value)

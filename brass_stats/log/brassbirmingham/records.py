@@ -148,6 +148,10 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+SINGULAR = {"cards": "card", "locations": "location", "industries": "industry", "links": "link"}
+"""The server's tables by the word an error message names one entry with."""
+
+
 class _Mapper:
     """Maps one record action's fields to project identifiers, naming the field on failure."""
 
@@ -181,7 +185,7 @@ class _Mapper:
         if value is None and _is_int(key):
             value = self.t[table].get(str(key))
         if value is None:
-            raise self.fail(field, f"unknown {table[:-1] if table.endswith('s') else table} {brief(key)}")
+            raise self.fail(field, f"unknown {SINGULAR.get(table, table)} {brief(key)}")
         return value
 
     def card(self, key: Any, field: str = "cardId") -> str:
