@@ -27,6 +27,9 @@ pub mod wire;
 #[cfg(feature = "python")]
 mod python;
 
+#[cfg(test)]
+mod tests;
+
 /// Why the core refused a request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CoreError {
