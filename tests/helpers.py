@@ -193,3 +193,15 @@ def sampled_states(path: str | Path, every: int, final: bool = False) -> Iterato
         state, _ = apply_action(state, action, AS_PLAYED)
     if final:
         yield state
+
+
+def dead_end(state: GameState) -> GameState:
+    """``state`` with the mover's hand emptied: the engine lists no legal action for it."""
+    from brass_stats.engine.legal import legal_actions
+
+    edited = state.copy()
+    seat = edited.current_player
+    assert seat is not None
+    edited.player_mut(seat).hand = []
+    assert legal_actions(edited) == []
+    return edited

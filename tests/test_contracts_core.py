@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from helpers import dead_end
 
 import brass_stats as bs
 from brass_stats.bots.compiled import core_search
 from brass_stats.bots.search import SearchBot
 from brass_stats.engine import compiled
-from brass_stats.engine.legal import legal_actions
 from brass_stats.engine.state import GameState
 
 pytestmark = pytest.mark.skipif(not compiled.available(), reason="the compiled core is not built")
@@ -22,16 +22,6 @@ pytestmark = pytest.mark.skipif(not compiled.available(), reason="the compiled c
 def birmingham() -> list[GameState]:
     r = bs.replay(bs.load(bs.SAMPLES / "generated/game-2002-00000.json"))
     return [r.state_at(i) for i in range(-1, len(r.steps))]
-
-
-def dead_end(state: GameState) -> GameState:
-    """``state`` with the mover's hand emptied: the engine lists no legal action for it."""
-    edited = state.copy()
-    seat = edited.current_player
-    assert seat is not None
-    edited.player_mut(seat).hand = []
-    assert legal_actions(edited) == []
-    return edited
 
 
 def search_spec(**leaf: Any) -> dict[str, Any]:

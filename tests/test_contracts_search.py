@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from helpers import dead_end
 
 import brass_stats as bs
 from brass_stats.bots.compiled import core_rank
@@ -128,16 +129,6 @@ def test_actions_all_of_one_group_are_represented_by_the_first_given(birmingham:
 
 
 # -- the search's guards ---------------------------------------------------------------------------------
-
-
-def dead_end(state: GameState) -> GameState:
-    """``state`` with the mover's hand emptied: the engine lists no legal action for it."""
-    edited = state.copy()
-    seat = edited.current_player
-    assert seat is not None
-    edited.player_mut(seat).hand = []
-    assert legal_actions(edited) == []
-    return edited
 
 
 def test_a_search_given_no_legal_action_is_refused_and_draws_nothing(birmingham: list[GameState]) -> None:
