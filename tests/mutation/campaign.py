@@ -1,9 +1,10 @@
 """Mutation campaigns of the package, one wing at a time, with cosmic-ray (docs/testing.md).
 
-    python tests/mutation/campaign.py map                  # the coverage map of the whole suite
-    python tests/mutation/campaign.py map tests/test_x.py  # re-map a new or changed test file
-    python tests/mutation/campaign.py run engine           # a seeded sample of the wing's mutants
-    python tests/mutation/campaign.py report engine        # its score and its survivors
+    python tests/mutation/campaign.py map engine                  # the wing's coverage map
+    python tests/mutation/campaign.py map engine tests/test_x.py  # re-map a new or changed test file
+    python tests/mutation/campaign.py run engine                  # a seeded sample of its mutants
+    python tests/mutation/campaign.py run engine --recheck        # the survivors, at a later commit
+    python tests/mutation/campaign.py report engine --diffs       # its score and its survivors
 
 The wings, the sample size, the seed and the operators left out are in ``tests/mutation/wings.toml``;
 the mutants judged equivalent (with the reason) in ``tests/mutation/equivalent.toml``. Everything a
