@@ -1,0 +1,154 @@
+"""Contracts of ``brass_stats.validation`` that users rely on (found by mutation testing).
+
+Each test names the contract: what a verdict says, what a report carries, what ``bs.validate``
+accepts as its source. The games are the samples shipped with the package: ``wq9gs6-2p`` is legal
+(215 and 180 VP, ``tests/test_cli_validate.py``), ``gm7vza-4p`` strictly breaks
+``network.link_tiles`` at index 117 (action 118) and passes as played (docs/rules-decisions.md, D1).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import brass_stats as bs
+from brass_stats import validation
+from brass_stats.cli import main
+from brass_stats.engine.policy import AS_PLAYED, FIRST_OPTION
+from brass_stats.log.format import GameLog
+from brass_stats.replay import Replay
+from brass_stats.validation import validate_log
+
+LEGAL = bs.SAMPLES / "real" / "wq9gs6-2p.json"
+LINK_LIMIT = bs.SAMPLES / "real" / "gm7vza-4p.json"  # strictly illegal at index 117, legal as played
+
+
+# -- validation replays without keeping states unless asked (docs/performance.md, architecture.md) ------
+
+
+@pytest.fixture
+def replays_made(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """The ``keep_states`` of every replay that validation makes, in order."""
+    made: list[bool] = []
+
+    class RecordingReplay(Replay):
+        def __post_init__(self) -> None:
+            made.append(self.keep_states)
+            super().__post_init__()
+
+    monkeypatch.setattr(validation, "Replay", RecordingReplay)
+    return made
+
+
+def test_validate_log_does_not_keep_states_unless_asked(replays_made: list[bool]) -> None:
+    log = GameLog.load(LEGAL)
+    assert validate_log(log).ok
+    assert replays_made == [False]  # one replay, changing one state in place
+    assert validate_log(log, keep_states=True).ok
+    assert replays_made == [False, True]
+
+
+def test_validating_a_file_keeps_no_states(replays_made: list[bool]) -> None:
+    assert bs.validate(LEGAL).ok and bs.validate(str(LEGAL)).ok
+    assert replays_made == [False, False]
+
+
+# -- as_played_ok: answered for strict verdicts of a tolerated rule only; None when not asked ----------
+
+
+def test_a_strict_failure_on_a_tolerated_rule_says_whether_it_passes_as_played() -> None:
+    v = validate_log(GameLog.load(LINK_LIMIT))
+    assert (v.kind, v.error and v.error["rule"]) == ("illegal", "network.link_tiles")
+    assert v.as_played_ok is True
+
+
+def test_a_verdict_under_another_policy_does_not_answer_as_played() -> None:
+    # FIRST_OPTION tolerates nothing either, so the game fails on the same tolerated rule; but only a
+    # strict verdict carries the as-played answer: under another policy nobody asked it.
+    v = validate_log(GameLog.load(LINK_LIMIT), policy=FIRST_OPTION)
+    assert (v.kind, v.error and v.error["rule"]) == ("illegal", "network.link_tiles")
+    assert v.as_played_ok is None
+    assert bs.validate(LINK_LIMIT, FIRST_OPTION).as_played_ok is None
+
+
+def test_verdicts_other_than_an_illegal_action_do_not_answer_as_played() -> None:
+    log = GameLog.load(LEGAL)
+    assert validate_log(log).as_played_ok is None  # a legal game
+    wrong = dict(log.result or {})
+    wrong["final"] = [dict(r, vp=r["vp"] + 5) for r in wrong["final"]]
+    v = validate_log(replace(log, result=wrong))
+    assert v.kind == "result" and v.as_played_ok is None
+    v = validate_log(GameLog.load(LINK_LIMIT), policy=AS_PLAYED)
+    assert v.ok and v.as_played_ok is None  # asked as played: the verdict is the answer
+
+
+# -- the CSV rows carry the broken rule's id (docs: JSON and CSV keep the 0-based index) ---------------
+
+
+def csv_rows(*args: str) -> tuple[int, list[dict[str, str]]]:
+    res = CliRunner().invoke(main, ["validate", "--format", "csv", "--workers", "1", *args])
+    assert "Traceback" not in res.output
+    return res.exit_code, list(csv.DictReader(io.StringIO(res.output)))
+
+
+def test_a_csv_row_names_the_broken_rule_of_an_illegal_game() -> None:
+    code, rows = csv_rows(str(LINK_LIMIT))
+    assert code == 1 and len(rows) == 1
+    assert rows[0]["verdict"] == "illegal"
+    assert rows[0]["rule"] == "network.link_tiles" and rows[0]["index"] == "117"
+
+
+def test_a_csv_row_names_the_rule_of_every_kind_of_failure(tmp_path: Path) -> None:
+    log = GameLog.load(LEGAL)
+    wrong = dict(log.result or {})
+    wrong["final"] = [dict(r, vp=r["vp"] + 5) for r in wrong["final"]]
+    result = tmp_path / "result.json"
+    replace(log, result=wrong).save(result)
+    truncated = tmp_path / "truncated.json"
+    replace(log, actions=log.actions[:30], result=None).save(truncated)
+    code, rows = csv_rows(str(LEGAL), str(result), str(truncated))
+    assert code != 0
+    got = {Path(r["file"]).name: (r["verdict"], r["rule"]) for r in rows}
+    assert got == {
+        LEGAL.name: ("ok", ""),  # a legal game breaks no rule
+        "result.json": ("result", "log.result"),
+        "truncated.json": ("format", "log.truncated"),
+    }
+
+
+def test_the_csv_rule_column_agrees_with_the_json_verdict() -> None:
+    v = bs.validate(LINK_LIMIT)
+    (row,) = csv.DictReader(io.StringIO("\n".join(validation.RowWriter("csv").lines(v))))
+    (as_json,) = validation.RowWriter("json").lines(v)
+    assert row["rule"] == json.loads(as_json)["error"]["rule"] == "network.link_tiles"
+
+
+# -- bs.validate reads a path (str or Path) from its file and parses JSON text as text -----------------
+
+
+def test_validate_reads_a_path_given_as_a_string() -> None:
+    v = bs.validate(str(LEGAL))
+    assert (v.ok, v.kind, v.file) == (True, "ok", str(LEGAL))
+    assert [f["vp"] for f in v.final or []] == [215, 180]
+
+
+def test_validate_reads_a_path_given_as_a_path() -> None:
+    v = bs.validate(LEGAL)
+    assert (v.ok, v.kind, v.file) == (True, "ok", str(LEGAL))
+    assert [f["vp"] for f in v.final or []] == [215, 180]
+
+
+def test_validate_parses_json_text_and_reads_a_missing_path_as_a_missing_file(tmp_path: Path) -> None:
+    text = LEGAL.read_text()
+    assert bs.validate("  \n" + text).ok  # JSON text, even after blank space
+    missing = tmp_path / "nope.json"
+    for source in (missing, str(missing)):
+        v = bs.validate(source)
+        assert (v.ok, v.kind, v.file) == (False, "format", str(missing))
+        assert v.error is not None and v.error["rule"] == "log.format"
