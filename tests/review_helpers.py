@@ -19,8 +19,8 @@ def better_than_played(r: Replay, index: int, kind: type[Action]) -> Action:
 def hand_review(r: Replay, slips: dict[int, tuple[float, Action]], upto: int | None = None) -> GameReview:
     """A review of ``r``'s first ``upto`` actions (default: all): every action judged and the best found,
     except ``slips``: index -> (loss in VP of expected margin, better action), each with a standard error
-    of a tenth of its loss and labelled on the loss less it, as the judge does. Expected final VP: the VP
-    after the action; win probabilities drift with the VP lead."""
+    of a tenth of its loss, a sure loss and a label loss of the loss less it, as the judge does. Expected
+    final VP: the VP after the action; win probabilities drift with the VP lead."""
     names = list(r.log.players)
     rules = r.initial.rules
     actions = []
@@ -50,6 +50,8 @@ def hand_review(r: Replay, slips: dict[int, tuple[float, Action]], upto: int | N
                 simulations=4,
                 vp_after=vp,
                 loss_se=se,
+                sure_loss=loss - se,
+                label_loss=loss - se,
             )
         )
     return GameReview(r.log.edition, tuple(names), tuple(actions), 4, 7, None)

@@ -67,11 +67,11 @@ def test_table_numbers_actions_from_one_and_summarises_each_player(tmp_path: Pat
     numbers = [r[0] for r in rows if len(r) > 1 and r[0].isdigit() and r[1] in ("jsb", "111")]
     assert numbers == ["1", "2", "3", "4"]  # action N on screen is index N-1
     header = next(r for r in rows if r[:3] == ["#", "player", "action"])
-    assert header[3:] == ["jsb", "111", "loss", "(VP)"]  # one win % column per player, in seat order
-    # the title says what the loss is; each judged action's loss is in VP, with its standard error
+    assert header[3:] == ["jsb", "111", "cost", "(VP)"]  # one win % column per player, in seat order
+    # the title says what the cost is; each judged action's cost is in VP, one figure (no "±")
     assert MEASURE in " ".join(res.stdout.split())
-    losses = [r[-3:] for r in rows if len(r) > 4 and r[0].isdigit() and r[1] in ("jsb", "111")]
-    assert len(losses) == 4 and all(r[1] == "±" and float(r[0]) >= 0 and float(r[2]) >= 0 for r in losses)
+    costs = [r[-1] for r in rows if len(r) > 4 and r[0].isdigit() and r[1] in ("jsb", "111")]
+    assert len(costs) == 4 and all(float(c) >= 0 for c in costs) and "±" not in res.stdout
     assert "Accuracy" in res.stdout and "blunders" in res.stdout and "1 VP of margin for 1 point" in res.stdout
     assert "the log ends before the game does (4 actions analysed)" in res.stderr
 

@@ -334,9 +334,9 @@ def test_the_report_shows_the_analysis_with_links_to_the_viewer(
     assert shown == [i + 1 for i in reversed(slips)][:8]
     worst = next(a for a in review.actions if a.index == slips[-1])
     assert html.escape(display_text(worst.best, TEXT_LIMIT), quote=False) in mistakes
-    # its loss in VP of expected margin and its standard error (20 VP ± 2)
-    assert "<th class='num'>loss (VP)</th><th class='num'>± (VP)</th>" in mistakes
-    assert "<td class='num'>20</td><td class='num'>2</td>" in mistakes
+    # its cost (what its label counts) and the sure margin lost (what accuracy counts): 20 VP less 2
+    assert "<th class='num'>cost (VP)</th><th class='num'>sure margin lost (VP)</th>" in mistakes
+    assert "<td class='num'>18</td><td class='num'>18</td>" in mistakes and "±" not in section
     assert "blunder" in mistakes and "mistake" in mistakes and "inaccuracy" in mistakes
     # what the loss is, in one line, and the labels' thresholds
     assert html.escape(MEASURE) in section and "from 4 VP, mistake from 8, blunder from 15" in section

@@ -359,7 +359,7 @@ def test_a_labelled_action_shows_its_label_and_the_better_action(
     path, b, n, words = reviewed
     page, problems = open_page(browser, path, b + 1)
     text = page.inner_text("#review")
-    assert "blunder" in text and f"action {b + 1}" in text and "20.0 \u00b1 2.0 VP of expected margin" in text
+    assert "blunder" in text and f"action {b + 1}" in text and "18.0 VP below the better action" in text
     assert "points of win probability" not in text and words["margins"] in text
     assert words["build"] in text
     assert MEASURE in page.inner_text("#accuracy")  # what the loss is, in one line

@@ -1,8 +1,8 @@
 """``analyse``: a recorded game judged action by action, like a chess engine's analysis.
 
 For each action: every player's win probability after it and, for the player who moved (unless the
-action was forced), the loss against the best action a search from that player's information found, in
-VP of expected final margin (its VP minus its opponents' mean) with its standard error, and a label;
+action was forced), what it cost against the best action a search from that player's information
+found, in VP of expected final margin (its VP minus its opponents' mean) and chance of winning, and a label;
 then each player's accuracy and counts of inaccuracies, mistakes and blunders
 (:mod:`brass_stats.analysis.review`; ``docs/analysis.md``). ``--store`` writes the rows into the
 ``analysis`` table of a DuckDB file and/or a Parquet dataset (:mod:`brass_stats.storage.analysis_table`).
@@ -85,9 +85,9 @@ def analyse_command(
     player who moved, the loss against the best action the search found (from what that player could
     know), labelled inaccuracy, mistake or blunder; each player's accuracy.
 
-    The loss is in VP of expected final margin (the mover's expected VP minus its opponents' mean) lost
-    against the best move found, ± its standard error; labels from 4, 8 and 15 VP of the loss the engine
-    is sure of, with the chance of winning a move gave away (a whole win: 50 VP a player).
+    The cost is in VP of expected final margin (the mover's expected VP minus its opponents' mean) lost
+    against the best move found, as far as the engine is sure of it, with the chance of winning a move
+    gave away (a whole win: 50 VP a player); labels from a cost of 4, 8 and 15 VP.
 
     The table numbers actions from 1 (action N is index N-1 in CSV and JSON); the better action is shown
     for labelled actions. CSV: one line per action, each seat's win probability in win_after_SEAT and
@@ -291,7 +291,7 @@ def _print_table(review: GameReview, name: str) -> None:
     table.add_column("action", overflow="fold", ratio=1, min_width=16)
     for head in _win_headers(review.players):
         table.add_column(head, justify="right", no_wrap=True, overflow="ellipsis")
-    table.add_column("loss (VP)", justify="right", no_wrap=True)
+    table.add_column("cost (VP)", justify="right", no_wrap=True)
     for a in review.actions:
         words = Text(_text(_short(a.action, a.player), 300))
         if a.label:
@@ -303,7 +303,7 @@ def _print_table(review: GameReview, name: str) -> None:
             Text(_text(a.player, 60)),
             words,
             *(f"{100 * p:.1f}" for p in a.win_after),
-            vp(a.loss, a.loss_se),
+            vp(a.cost) if a.judged else "",
         )
     console = Console(soft_wrap=False)
     console.print(table)

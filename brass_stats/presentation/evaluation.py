@@ -35,8 +35,8 @@ BETTER_COLOUR = "#7b2cbf"
 
 
 MEASURE = (
-    "loss: VP of expected final margin (your VP minus your opponents' mean) lost against the best move "
-    "found; ± its uncertainty"
+    "cost: the VP of expected final margin (your VP minus your opponents' mean) a move gave away against "
+    "the best move found, counting only what the engine is sure of, and the chance of winning given away"
 )
 """What a review's loss is, in one line (every page and table that shows a loss says it)."""
 
@@ -48,10 +48,10 @@ def labels_line() -> str:
 
     a, b, c = margin_thresholds()
     return (
-        f"Labels count the loss the engine is sure of and, before the last round, the chance of winning given "
-        f"away (a whole win is worth {WIN_VP_PER_PLAYER:g} VP a player): inaccuracy from {a:g} VP, mistake from "
-        f"{b:g}, blunder from {c:g}. Accuracy counts the sure loss alone: lichess's formula with 1 VP of margin "
-        "for 1 point (100: always the best move found; a 10 VP loss scores 64)."
+        f"Labels count the cost (a whole win is worth {WIN_VP_PER_PLAYER:g} VP a player): inaccuracy from "
+        f"{a:g} VP, mistake from {b:g}, blunder from {c:g}. Accuracy counts the margin the engine is sure of "
+        "alone: lichess's formula with 1 VP of margin for 1 point (100: always the best move found; a 10 VP "
+        "loss scores 64)."
     )
 
 
@@ -123,19 +123,23 @@ def played_best(a: ActionReview) -> bool:
 
 
 def largest_mistakes(review: GameReview, top: int = 8) -> list[ActionReview]:
-    """The judged actions that lost the most VP of expected margin (loss > 0), largest first (ties: earlier
-    first)."""
-    lost = [a for a in review.actions if a.judged and (a.loss or 0.0) > 0 and not played_best(a)]
-    return sorted(lost, key=lambda a: (-(a.loss or 0.0), a.index))[:top]
+    """The judged actions that cost the most (:attr:`~ActionReview.cost`, what the labels count; cost > 0),
+    largest first (ties: earlier first): a blunder never ranks below an unlabelled move."""
+    lost = [a for a in review.actions if a.cost > 0 and not played_best(a)]
+    return sorted(lost, key=lambda a: (-a.cost, a.index))[:top]
 
 
 def viewer_review(review: GameReview, rules: RulesData, count: int) -> dict[str, Any]:
     """The review as the viewer's data: per action index (``count`` of them; null where not reviewed)
     each player's win probability after it (``w``), and for the mover the label (``l``), the better action
-    in words (``b``), the loss and its standard error in VP of expected margin (``loss``, ``se``), the
-    mover's expected margin after the better action and after the action played (``bv``, ``pv``, VP), and
+    in words (``b``), the cost (``c``, what the label counts), the margin lost that the engine is sure of
+    (``s``, what accuracy counts) and the first reading of it (``loss``; ``r``: whether more samples
+    changed its label), the mover's expected margin after the better action and after the action played
+    on that first reading (``bv``, ``pv``, VP), and
     the better action's drawing. ``measure`` and ``labels``: what the loss is, the labels and the accuracy,
     in a line each."""
+    from ..analysis.review import margin_label  # only pages of a review need it: it is loaded then
+
     acts: list[dict[str, Any] | None] = [None] * count
     better: list[str] = [""] * count
     for a in review.actions:
@@ -147,8 +151,10 @@ def viewer_review(review: GameReview, rules: RulesData, count: int) -> dict[str,
                 {
                     "l": a.label or "",
                     "b": "" if played_best(a) else unicodedata.normalize("NFKC", a.best or ""),
+                    "c": round(a.cost, 2),
+                    "s": round(a.accuracy_loss, 2),
                     "loss": round(a.loss or 0.0, 2),
-                    "se": round(a.loss_se or 0.0, 2),
+                    "r": margin_label(a.loss or 0.0) != margin_label(a.accuracy_loss),
                     "bv": round(a.best_value or 0.0, 2),
                     "pv": round(a.played_value or 0.0, 2),
                 }

@@ -324,8 +324,8 @@ def _analysis_section(review: GameReview, viewer_href: str | None, rail_from: in
             "action": [_action_link(a.index, viewer_href) for a in worst],
             "player": [names[a.seat] for a in worst],
             "label": [_label_html(a.label) for a in worst],
-            "loss (VP)": [round(a.loss or 0.0, 1) for a in worst],
-            "± (VP)": [round(a.loss_se or 0.0, 1) for a in worst],
+            "cost (VP)": [round(a.cost, 1) for a in worst],
+            "sure margin lost (VP)": [round(a.accuracy_loss, 1) for a in worst],
             "played": [a.action for a in worst],
             "better": [a.best or "" for a in worst],
         }

@@ -424,8 +424,12 @@ function reviewText() {
   const drawn = R.better[cur] ? " (dashed purple on the board)" : "";
   const head = a.l ? labelBadge(a.l) + "<b>" + who + "\\u2019s action " + (cur + 1) + " is " +
     (a.l === "inaccuracy" ? "an " : "a ") + esc(a.l) + "</b>: " : who + "\\u2019s action " + (cur + 1) + ": ";
-  return head + vp(a.loss) + " \\u00b1 " + vp(a.se) + " VP of expected margin below the better action (margin " +
-    signed(a.pv) + " VP after it, " + signed(a.bv) + " after the better one).<br><b>Better:</b> " +
+  // the cost is what the label counts; how sure the margin is, only where more samples changed its label
+  const chance = a.c - a.s >= 0.05 ? ", " + vp(a.c - a.s) + " of it the chance of winning given away" : "";
+  const sure = a.r ? "; the engine is sure of " + vp(a.s) + " VP of its " + vp(a.loss) : "";
+  const reading = " (expected margin " + signed(a.pv) + " VP after it, " + signed(a.bv) +
+    " after the better one, on a first reading" + sure + ")";
+  return head + vp(a.c) + " VP below the better action" + chance + reading + ".<br><b>Better:</b> " +
     "<span class=\\"better\\">" + esc(a.b) + "</span>" + drawn;
 }
 

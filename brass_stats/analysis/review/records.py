@@ -51,17 +51,27 @@ class ActionReview:
     sure_loss: float | None = None  # the loss the engine is sure of, >= 0: the mean over all its samples
     # (the first two and, for a loss that would be labelled, four more) less loss_se, and at most deep_loss
 
+    @property
+    def cost(self) -> float:
+        """What the action cost, in VP: what its label counts (``label_loss``), 0 for a forced action.
+
+        A review stored before label losses existed: its sure loss, else its loss."""
+        if not self.judged:
+            return 0.0
+        found = next((v for v in (self.label_loss, self.sure_loss, self.loss) if v is not None), 0.0)
+        return max(0.0, found)
+
+    @property
+    def accuracy_loss(self) -> float:
+        """The loss the mover's accuracy counts, in VP: the sure loss (a review stored before it: the loss)."""
+        return self.sure_loss if self.sure_loss is not None else (self.loss or 0.0)
+
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["win_after"] = list(self.win_after)
         d["vp_after"] = list(self.vp_after)
         d["compared"] = [{"win": list(w), "vp": list(v)} for w, v in self.compared]
         return d
-
-
-def _sure(a: ActionReview) -> float:
-    """The loss an action's accuracy counts: the sure loss (a review made before it existed: the loss)."""
-    return a.sure_loss if a.sure_loss is not None else (a.loss or 0.0)
 
 
 @dataclass(frozen=True)
@@ -97,7 +107,7 @@ class GameReview:
                     seat,
                     name,
                     len(mine),
-                    margin_game_accuracy([_sure(a) for a in mine]),
+                    margin_game_accuracy([a.accuracy_loss for a in mine]),
                     labels.count("inaccuracy"),
                     labels.count("mistake"),
                     labels.count("blunder"),
