@@ -56,9 +56,9 @@ def validate_command(
     Actions are counted from 1 in the readable lines; JSON and CSV keep the 0-based index.
 
     Exit status (the worst file's): 0 all legal and matching any declared result; 1 an illegal
-    action, an unfinished game or a different result; 2 a file that cannot be read as a game
-    (bad JSON, wrong format version, unknown names, missing fields, over a limit); 3 an internal
-    error (please report the file).
+    action or a different result; 2 a file that cannot be read as a whole game (bad JSON, wrong
+    format version, unknown names, missing fields, over a limit, a log that ends before the game
+    does); 3 an internal error (please report the file).
     """
     fmt = "json" if as_json else fmt
     policy = AS_PLAYED if as_played else STRICT
