@@ -213,6 +213,28 @@ def forget_survivors(session: Path) -> int:
         return db.execute("DELETE FROM work_results WHERE test_outcome = 'SURVIVED'").rowcount
 
 
+def resumable(wing: str, paths: list[str], head: str, seed: int) -> Path | None:
+    """The latest unfinished session of this wing and seed, if the wing's code is unchanged since it began.
+
+    A commit that touches only docs or tests keeps the same mutants, so the campaign goes on
+    where it stopped instead of starting again.
+    """
+    import sqlite3
+
+    sessions = sorted(STATE.glob(f"{wing}-*-seed{seed}.sqlite"), key=lambda p: p.stat().st_mtime)
+    if not sessions:
+        return None
+    latest = sessions[-1]
+    with sqlite3.connect(latest) as db:
+        (pending,) = db.execute(
+            "SELECT COUNT(*) FROM work_items WHERE job_id NOT IN (SELECT job_id FROM work_results)"
+        ).fetchone()
+    since = latest.name.split("-")[1]
+    if not pending or git("diff", "--stat", since, head, "--", *paths):
+        return None
+    return latest
+
+
 def session_path(wing: str, head: str, seed: int) -> Path:
     return STATE / f"{wing}-{head[:10]}-seed{seed}.sqlite"
 
@@ -254,6 +276,9 @@ def run_campaign(args: argparse.Namespace) -> int:
             return 1
         survivors = forget_survivors(session)
         print(f"{args.wing}: {survivors} survivors of {session.name} run again at {head[:10]}")
+    elif not session.exists() and (unfinished := resumable(args.wing, wing["paths"], head, int(settings["seed"]))):
+        session = unfinished
+        print(f"{args.wing}: resuming {session.name} (the wing's code is unchanged at {head[:10]})")
     elif not session.exists():
         subprocess.run(["cosmic-ray", "init", str(config_file), str(session)], cwd=tree, check=True)
         size = sample(session, tree, config, int(settings["sample"]), int(settings["seed"]))
