@@ -1,0 +1,321 @@
+"""Contracts of the move list (``brass_stats.replay.notation``, docs/viewer.md): what a move's sentence
+tells a player about who did what, with which resources, and what followed. Written for the survivors
+of the replay wing's mutation campaign (docs/testing.md).
+
+Each position is set up with the rule-test helpers and replayed through :class:`Replay`, so every
+sentence describes what the real engine did; the expected words follow from the rules (costs, sale
+values, merchant bonuses) and are checked against the state where they can be.
+
+Not tested, as no step the engine makes can tell them from the code (the engine's effect kinds are
+beer_used, build, coal_used, develop, deviation, distant_market, flip, income_spaces, iron_used, link,
+market_sale, money, tile_removed, vp): ``kind <= "develop"`` among a Develop's effects (none caused by
+a develop sorts before it), ``kind <= "income_spaces"`` in ``flips`` (the others carry no tile, or come
+before the tile's own income_spaces effect, which overwrites them), ``kind >= "vp"`` in the era scoring
+(no kind sorts after "vp"), ``kind <= "vp"`` for a shortfall outside a Shortfall action (only VP are
+lost there), and ``_FROZEN_AT_START[-1]`` in ``replay/__init__.py`` (a one-element list).
+"""
+
+from __future__ import annotations
+
+import pytest
+from helpers import (
+    NAMES,
+    clear_mat_below,
+    fresh,
+    give,
+    last_round,
+    place_link,
+    place_tile,
+    set_income_space,
+    set_merchants,
+    set_money,
+    to_rail_era,
+)
+
+from brass_stats.engine import Build, Develop, GameState, Pass, Sale, Sell, Shortfall
+from brass_stats.errors import IllegalAction
+from brass_stats.log.format import GameLog
+from brass_stats.replay import Replay, Step
+from brass_stats.replay.notation import describe_step, illegal_move, move_list
+
+# income track spaces (rules.income_levels) for the levels used below
+LEVEL_MINUS_10, LEVEL_MINUS_3, LEVEL_0, LEVEL_5 = 0, 7, 10, 20
+
+
+def table(state: GameState) -> Replay:
+    """A replay that starts from ``state`` (a position set up with the helpers), its log naming the same players."""
+    levels = state.rules.income_levels
+    assert (levels[LEVEL_MINUS_10], levels[LEVEL_MINUS_3], levels[LEVEL_0], levels[LEVEL_5]) == (-10, -3, 0, 5)
+    r = Replay(GameLog.new([p.name for p in state.players], seed=0))
+    r.initial = r.state = state
+    return r
+
+
+def passes(r: Replay, count: int) -> Step:
+    """The players to move pass ``count`` times (each with their first card); the last step."""
+    step = None
+    for _ in range(count):
+        seat = r.state.current_player
+        assert seat is not None
+        step = r.push(Pass(seat, r.state.players[seat].hand[0]))
+    assert step is not None
+    return step
+
+
+def text(r: Replay, step: Step) -> str:
+    return describe_step(step, r.initial.rules, r.log.players)
+
+
+# -- money, income and shortfalls ---------------------------------------------------------------------
+
+
+def test_end_of_round_income_lists_every_player_and_a_debit_reads_minus_the_pounds_paid() -> None:
+    """Income at the end of a round: each player with the money the income level gave or took; a negative
+    level -3 takes £3 from Ann ("−£3", not £2), level 5 gives Bob £5."""
+    g = fresh(2)
+    set_income_space(g, 0, LEVEL_MINUS_3)
+    set_income_space(g, 1, LEVEL_5)
+    r = table(g)
+    line = text(r, passes(r, 2)).split("End of round 1: income ", 1)[1]
+    assert sorted(line.split(", ")) == ["Ann \u2212£3", "Bob +£5"]
+    assert [p.money for p in r.state.players] == [17 - 3, 17 + 5]
+
+
+def test_vp_lost_to_an_unpaid_income_is_told_with_the_end_of_round_income() -> None:
+    """A player who cannot pay a negative income and has no tile to sell loses 1 VP per £1 short; the
+    move list tells it at the end of the round, after the income."""
+    g = fresh(2)
+    set_income_space(g, 0, LEVEL_MINUS_3)
+    set_money(g, 0, 0)
+    g.players[0].vp = 5
+    r = table(g)
+    said = text(r, passes(r, 2))
+    assert said.endswith("; shortfall Ann \u22123 VP")
+    assert r.state.players[0].vp == 5 - 3
+
+
+def shortfall(income_space: int, vp: int, tile: tuple[str, str, int]) -> tuple[Replay, str]:
+    """Ann, with £0 and one tile on the board, owes her income at the end of round 1; she removes the tile."""
+    g = fresh(2)
+    set_income_space(g, 0, income_space)
+    set_money(g, 0, 0)
+    g.players[0].vp = vp
+    ref, industry, level = tile
+    place_tile(g, ref, 0, industry, level)
+    r = table(g)
+    passes(r, 2)
+    assert r.state.phase == "shortfall"
+    return r, text(r, r.push(Shortfall(0, (ref,))))
+
+
+def test_a_tile_removed_for_a_shortfall_states_the_money_its_sale_left_over() -> None:
+    """A tile removed for a shortfall sells for half its cost: Cotton Mill I (£12) raises £6, £3 pays the
+    level -3 income and Ann keeps £3. The debt is covered, so no VP are lost and none are mentioned."""
+    r, said = shortfall(LEVEL_MINUS_3, 5, ("worcester:0", "cotton_mill", 1))
+    assert said == "Ann removes Cotton Mill I in Worcester (+£3) to pay a shortfall"
+    assert (r.state.players[0].money, r.state.players[0].vp) == (3, 5)
+
+
+def test_a_shortfall_the_tiles_do_not_cover_costs_1_vp_per_pound_still_short() -> None:
+    """Coal Mine I (£5) raises £2 against £10 owed: nothing is left over (+£0) and the £8 still short
+    cost 8 VP, told after the tile."""
+    r, said = shortfall(LEVEL_MINUS_10, 20, ("dudley:0", "coal_mine", 1))
+    assert said == "Ann removes Coal Mine I in Dudley (+£0) to pay a shortfall (\u22128 VP)"
+    assert (r.state.players[0].money, r.state.players[0].vp) == (0, 20 - 8)
+
+
+# -- resources: where they came from, whose they were, how many ---------------------------------------
+
+
+@pytest.mark.parametrize("owner", [0, 1], ids=["own_mine", "bobs_mine"])
+def test_coal_from_a_tile_names_its_owner_only_when_it_is_someone_elses(owner: int) -> None:
+    """Ann builds Iron Works II with coal from the mine in Dudley: "coal from Dudley" when the mine is hers,
+    "coal from Dudley (Bob's)" when it is Bob's (the player who profits from the cube)."""
+    g = to_rail_era(fresh(2))
+    give(g, 0, "loc:dudley")
+    clear_mat_below(g, 0, "iron_works", 2)
+    place_tile(g, "dudley:0", owner, "coal_mine", 2)
+    r = table(g)
+    said = text(r, r.push(Build(0, "loc:dudley", "iron_works", "dudley", 1, coal=("dudley:0",))))
+    assert said.startswith("Ann builds Iron Works II in Dudley (card Dudley; ")
+    if owner == 0:
+        assert "; coal from Dudley; " in said and "Ann's" not in said
+    else:
+        assert "; coal from Dudley (Bob's); " in said
+
+
+def test_cubes_from_one_source_are_counted() -> None:
+    """Developing two tiles takes two iron; both from Ann's iron works in Dudley read "Dudley ×2" (and cost
+    nothing: no "pays")."""
+    g = fresh(2)
+    give(g, 0, "loc:leek")
+    place_tile(g, "dudley:1", 0, "iron_works", 1)
+    r = table(g)
+    step = r.push(Develop(0, "loc:leek", ("cotton_mill", "manufacturer"), iron=("dudley:1", "dudley:1")))
+    assert text(r, step) == "Ann develops Cotton Mill I and Manufacturer I (card Leek; iron from Dudley \u00d72)"
+    assert r.state.tiles["dudley:1"].resources == 4 - 2
+
+
+# -- sales and merchant bonuses -------------------------------------------------------------------------
+
+
+def two_sales() -> tuple[Replay, Step]:
+    """Ann sells her Manufacturer I in Birmingham and her Cotton Mill I in Worcester to Oxford in one action."""
+    g = fresh(2)
+    give(g, 0, "loc:leek")
+    set_merchants(g, {"oxford": ["manufacturer", "cotton_mill"], "gloucester": ["all", "blank"]})
+    place_tile(g, "birmingham:1", 0, "manufacturer", 1)
+    place_link(g, "birmingham--oxford", 1)
+    place_tile(g, "worcester:0", 0, "cotton_mill", 1)
+    place_link(g, "birmingham--worcester", 1)
+    place_tile(g, "nuneaton:0", 0, "brewery", 2, resources=2)
+    r = table(g)
+    sales = (Sale("birmingham:1", "oxford", beer=("merchant",)), Sale("worcester:0", "oxford", beer=("nuneaton:0",)))
+    return r, r.push(Sell(0, "loc:leek", sales))
+
+
+def test_each_tile_sold_in_one_action_is_named_with_its_own_industry_and_level() -> None:
+    """One Sell action, two tiles: each sale names the tile sold (its industry and level), not another
+    tile flipped in the same action."""
+    r, step = two_sales()
+    first, second = text(r, step).split("; and ")
+    assert first.startswith("Ann sells Manufacturer I in Birmingham to Oxford (")
+    assert second.startswith("Cotton Mill I in Worcester to Oxford (beer from Nuneaton; flips it, +5 income)")
+
+
+def sale_with_bonus(merchant: str) -> tuple[Replay, str]:
+    """Ann sells one tile to ``merchant`` with its barrel of beer, which earns that merchant's bonus."""
+    if merchant == "warrington":  # merchant tiles at Warrington only in 4-player games
+        g = fresh(4)
+        set_merchants(g, {"warrington": ["manufacturer", "blank"]})
+        place_tile(g, "stoke_on_trent:2", 0, "manufacturer", 1)
+        place_link(g, "warrington--stoke_on_trent", 1)
+        sale = Sale("stoke_on_trent:2", "warrington", beer=("merchant",))
+    elif merchant == "shrewsbury":
+        g = fresh(2)
+        set_merchants(g, {"shrewsbury": ["all"]})
+        place_tile(g, "kidderminster:1", 0, "cotton_mill", 1)
+        place_link(g, "coalbrookdale--kidderminster", 1)
+        place_link(g, "coalbrookdale--shrewsbury", 1)
+        sale = Sale("kidderminster:1", "shrewsbury", beer=("merchant",))
+    elif merchant == "oxford":
+        g = fresh(2)
+        set_merchants(g, {"oxford": ["manufacturer", "cotton_mill"], "gloucester": ["all", "blank"]})
+        place_tile(g, "birmingham:1", 0, "manufacturer", 1)
+        place_link(g, "birmingham--oxford", 1)
+        sale = Sale("birmingham:1", "oxford", beer=("merchant",))
+    else:
+        g = fresh(2)
+        set_merchants(g, {"gloucester": ["all", "blank"]})
+        place_tile(g, "worcester:0", 0, "cotton_mill", 1)
+        place_link(g, "worcester--gloucester", 1)
+        sale = Sale("worcester:0", "gloucester", beer=("merchant",), bonus_develop="iron_works")
+    give(g, 0, "loc:leek")
+    r = table(g)
+    return r, text(r, r.push(Sell(0, "loc:leek", (sale,))))
+
+
+@pytest.mark.parametrize(
+    ("merchant", "bonus"),
+    [
+        ("warrington", "Warrington bonus +£5"),
+        ("shrewsbury", "Shrewsbury bonus +4 VP"),
+        ("oxford", "Oxford bonus +2 income"),
+        ("gloucester", "Gloucester bonus: develops Iron Works I"),
+    ],
+)
+def test_a_merchant_bonus_is_told_in_its_own_kind(merchant: str, bonus: str) -> None:
+    """The merchants' beer bonuses (Birmingham): Warrington £5, Shrewsbury 4 VP, Oxford 2 income spaces,
+    Gloucester a free develop (here Ann's lowest Iron Works, level I). Each is told as what it gave:
+    pounds, VP, income or the tile developed, never one read as another."""
+    r, said = sale_with_bonus(merchant)
+    assert said.endswith(f"(card Leek; {bonus})")
+    ann = r.state.players[0]
+    if merchant == "warrington":
+        assert ann.money == 17 + 5
+    elif merchant == "shrewsbury":
+        assert ann.vp == 4
+    elif merchant == "oxford":
+        assert ann.income_space == LEVEL_0 + 5 + 2  # Manufacturer I's 5 spaces, then the bonus
+    else:
+        assert ann.mat["iron_works"][0] == 0
+
+
+# -- end of the era -------------------------------------------------------------------------------------
+
+
+def test_the_canal_era_end_counts_the_level_one_tiles_it_removes() -> None:
+    """At the end of the Canal Era every level-I tile (flipped or not, whoever owns it) and every link leaves
+    the board: here Ann's flipped Cotton Mill I (which scores its 5 VP first) and Bob's Coal Mine I; Ann's
+    Manufacturer II stays."""
+    g = fresh(2)
+    place_tile(g, "worcester:0", 0, "cotton_mill", 1, flipped=True)
+    place_tile(g, "dudley:0", 1, "coal_mine", 1)
+    place_tile(g, "birmingham:1", 0, "manufacturer", 2)
+    last_round(g)
+    r = table(g)
+    step = passes(r, 1)
+    while r.state.era == "canal":
+        step = passes(r, 1)
+    said = text(r, step)
+    assert said.endswith(". End of the Canal Era: Ann +5 VP; 2 level-I tiles and every link removed")
+    assert g.rules.level("cotton_mill", 1).vp == 5
+    assert sorted(r.state.tiles) == ["birmingham:1"]
+
+
+# -- names ----------------------------------------------------------------------------------------------
+
+
+def test_a_seat_beyond_the_names_given_reads_seat_and_its_number() -> None:
+    """``move_list(replay, names)`` with names for fewer seats than play: the seats without a name read
+    "seat N" (in the player column, the sentence and the income line), never another seat's name."""
+    r = table(fresh(3))
+    passes(r, 3)
+    moves = move_list(r, names=["Ann"])
+    assert [m.player for m in moves] == ["Ann", "seat 1", "seat 2"]
+    assert [m.text.split(" passes ")[0] for m in moves] == ["Ann", "seat 1", "seat 2"]
+    income = moves[-1].text.split("End of round 1: income ", 1)[1]
+    assert sorted(income.split(", ")) == ["Ann +£0", "seat 1 +£0", "seat 2 +£0"]
+    assert move_list(r, names=[])[0].text.startswith("seat 0 passes ")
+
+
+def test_a_long_player_name_is_cut_to_40_characters_ending_with_an_ellipsis() -> None:
+    """A replay's repr shows each name whole up to 40 characters; a longer one is cut to exactly 40,
+    its first 39 and "…"."""
+    long = "Wolverhampton Wanderers Supporters Club Brass Team"
+    r = Replay(GameLog.new([long, "Bob"], seed=0))
+    shown = long[:39] + "\u2026"
+    assert len(shown) == 40
+    assert f"({shown!r}, 'Bob')" in repr(r)
+
+
+def test_a_step_repr_cuts_a_long_move_to_160_characters() -> None:
+    """A step's repr gives the move's sentence up to 160 characters; a longer one is cut to exactly 160,
+    its first 159 and "…"."""
+    r, step = two_sales()
+    said = text(r, step)
+    assert len(said) > 160 and ". End of " not in said
+    assert repr(step) == f"<Step 0: Canal Era round 1: {said[:159]}\u2026>"
+
+
+# -- illegal actions ------------------------------------------------------------------------------------
+
+
+def test_an_illegal_action_with_no_seat_is_put_down_to_seat_minus_1() -> None:
+    """An error that names no player (and no action) is told as "seat -1 acts": -1 is the package's seat
+    for "no seat" (as for a deviation without one), never a player's name."""
+    r = table(fresh(2))
+    m = illegal_move(IllegalAction("log.format", "the file has no actions list"), r, ["Ann", "Bob"])
+    assert (m.seat, m.player, m.illegal) == (-1, "seat -1", True)
+    assert m.text == "seat -1 acts: illegal [log.format] the file has no actions list"
+
+
+def test_an_illegal_action_that_cannot_be_read_names_its_player() -> None:
+    """An illegal action whose own text cannot be read (an unknown type) is told as "<player> acts", then
+    the rule and the message."""
+    r = table(fresh(2))
+    err = IllegalAction("log.unknown_name", "unknown action type 'teleport'", player=1)
+    err.action = {"type": "teleport", "player": 1}
+    m = illegal_move(err, r, list(NAMES[:2]))
+    assert (m.seat, m.player, m.type) == (1, "Bob", "teleport")
+    assert m.text == "Bob acts: illegal [log.unknown_name] unknown action type 'teleport'"
