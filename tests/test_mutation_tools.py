@@ -101,3 +101,41 @@ def test_a_mutant_runs_its_covering_tests_fastest_first_within_the_budget() -> N
         "t::b",
         "t::c",
     ]
+
+
+def _session(folder: Path, name: str, done: int, pending: int) -> Path:
+    import sqlite3
+
+    path = folder / name
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE work_items (job_id TEXT PRIMARY KEY)")
+        db.execute("CREATE TABLE work_results (job_id TEXT PRIMARY KEY, test_outcome TEXT)")
+        for i in range(done + pending):
+            db.execute("INSERT INTO work_items VALUES (?)", (f"job{i}",))
+        for i in range(done):
+            db.execute("INSERT INTO work_results VALUES (?, 'KILLED')", (f"job{i}",))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("pending", "changed", "resumed"),
+    [(3, "", True), (3, " brass_stats/replay/notation.py | 2 +-", False), (0, "", False)],
+)
+def test_a_run_resumes_an_unfinished_session_only_while_the_wings_code_is_unchanged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pending: int, changed: str, resumed: bool
+) -> None:
+    """A commit of docs or tests keeps the sampled mutants: the campaign goes on where it stopped."""
+    session = _session(tmp_path, "replay-3cb71097e4-seed38.sqlite", 5, pending)
+    asked: list[tuple[str, ...]] = []
+
+    def fake_git(*args: str, **_: Any) -> str:
+        asked.append(args)
+        return changed
+
+    monkeypatch.setattr(campaign, "STATE", tmp_path)
+    monkeypatch.setattr(campaign, "git", fake_git)
+    found = campaign.resumable("replay", ["brass_stats/replay"], "02462b3f71aa", 38)
+    assert found == (session if resumed else None)
+    if pending:  # the wing's own paths, from the session's commit to HEAD
+        assert asked == [("diff", "--stat", "3cb71097e4", "02462b3f71aa", "--", "brass_stats/replay")]
+    assert campaign.resumable("replay", ["brass_stats/replay"], "02462b3f71aa", 7) is None  # another seed
