@@ -156,12 +156,15 @@ def test_a_load_that_never_fits_is_retried_up_to_the_stores_limit_once_then_the_
     store.close()
 
 
+NO_LIMIT = "16383.9 PiB"  # how DuckDB shows memory_limit = '-1'
+
+
 def test_a_store_without_a_memory_limit_still_gets_an_out_of_memory_load_retried(
     logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A store told to have no limit (``SET memory_limit = '-1'``, shown in PiB) is bounded for the import
     like any other; a load that runs out of memory under the bound is retried under a doubled bound (no
-    limit of the store's to stop at), and the import stores every game."""
+    limit of the store's to stop at), the import stores every game, and the store has no limit again."""
     limits: list[str] = []
     load = DuckDBCommitter._load
 
@@ -178,6 +181,7 @@ def test_a_store_without_a_memory_limit_still_gets_an_out_of_memory_load_retried
     assert (report.stored, report.failed) == (len(SEEDS), 0)
     assert limits == [_bound(1), MIB.format(2 * _bound_mib(1))]
     assert store.count("games") == len(SEEDS)
+    assert _memory_limit(store) == NO_LIMIT  # and put back as it was: no limit
     store.close()
 
 

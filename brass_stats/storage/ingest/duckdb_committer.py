@@ -333,7 +333,10 @@ def _done(fn: Callable[..., None], *args: Any) -> Future[None]:
     return fut
 
 
-_UNITS = {"bytes": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "KB": 10**3, "MB": 10**6, "GB": 10**9}
+_UNITS = {
+    **{"bytes": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "PiB": 2**50},
+    **{"KB": 10**3, "MB": 10**6, "GB": 10**9},
+}
 
 
 def _setting_bytes(text: str) -> float | None:
@@ -353,7 +356,11 @@ def _restore_memory_limit(before: str) -> str:
         default = fresh.execute("SELECT current_setting('memory_limit')").fetchone()[0]  # type: ignore[index]
     finally:
         fresh.close()
-    return "RESET memory_limit" if before == default else f"SET memory_limit = '{before}'"
+    if before == default:
+        return "RESET memory_limit"
+    if before.endswith(" PiB"):  # no limit ('-1' shows as 16383.9 PiB, a unit SET does not take)
+        return "SET memory_limit = '-1'"
+    return f"SET memory_limit = '{before}'"
 
 
 def _listing(paths: list[str]) -> str:
