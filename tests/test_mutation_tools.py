@@ -139,3 +139,40 @@ def test_a_run_resumes_an_unfinished_session_only_while_the_wings_code_is_unchan
     if pending:  # the wing's own paths, from the session's commit to HEAD
         assert asked == [("diff", "--stat", "3cb71097e4", "02462b3f71aa", "--", "brass_stats/replay")]
     assert campaign.resumable("replay", ["brass_stats/replay"], "02462b3f71aa", 7) is None  # another seed
+
+
+def test_a_recheck_runs_again_only_survivors_above_the_first_change_of_their_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """cosmic-ray finds a mutant by its occurrence from the top of the file: above the first changed line
+    it is the same mutant at the later commit; at or below it, it may not be."""
+    import sqlite3
+
+    diff = "\n".join(
+        [
+            "diff --git a/pkg/a.py b/pkg/a.py",
+            "--- a/pkg/a.py",
+            "+++ b/pkg/a.py",
+            "@@ -40,2 +40,3 @@ def f():",
+            "@@ -90 +91 @@ def g():",
+            "diff --git a/pkg/new.py b/pkg/new.py",
+            "--- /dev/null",
+            "+++ b/pkg/new.py",
+            "@@ -0,0 +1,5 @@",
+        ]
+    )
+    monkeypatch.setattr(campaign, "git", lambda *args, **_: diff)
+    changed = campaign.first_changed_lines("old", "new", ["pkg"])
+    assert changed == {"pkg/a.py": 40, "pkg/new.py": 1}
+    session = _session(tmp_path, "s.sqlite", 0, 0)
+    with sqlite3.connect(session) as db:
+        db.execute("CREATE TABLE mutation_specs (job_id TEXT, module_path TEXT, start_pos_row INTEGER)")
+        for job, path, row, outcome in [
+            ("j1", "pkg/a.py", 39, "SURVIVED"),
+            ("j2", "pkg/a.py", 40, "SURVIVED"),
+            ("j3", "pkg/a.py", 95, "KILLED"),
+            ("j4", "pkg/b.py", 500, "SURVIVED"),
+        ]:
+            db.execute("INSERT INTO mutation_specs VALUES (?, ?, ?)", (job, path, row))
+            db.execute("INSERT INTO work_results VALUES (?, ?)", (job, outcome))
+    assert campaign.moved_survivors(session, changed) == ["pkg/a.py:40"]

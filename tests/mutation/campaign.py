@@ -235,6 +235,36 @@ def resumable(wing: str, paths: list[str], head: str, seed: int) -> Path | None:
     return latest
 
 
+def first_changed_lines(since: str, head: str, paths: list[str]) -> dict[str, int]:
+    """Each file of ``paths`` changed between the commits: its first changed line, as numbered at ``since``."""
+    first: dict[str, int] = {}
+    path = ""
+    for line in git("diff", "-U0", since, head, "--", *paths).splitlines():
+        if line.startswith("--- "):
+            path = line[6:] if line.startswith("--- a/") else ""
+        elif line.startswith("+++ ") and not path:
+            path = line[6:]  # a file added since: every line is new
+        elif line.startswith("@@") and path:
+            start = max(1, int(line.split()[1].lstrip("-").split(",")[0]))
+            first[path] = min(first.get(path, start), start)
+    return first
+
+
+def moved_survivors(session: Path, changed: dict[str, int]) -> list[str]:
+    """The survivors a recheck cannot run again: those in a changed file at or after its first change.
+
+    cosmic-ray finds a mutant by its operator's occurrence counted from the top of the file, so a
+    mutant above the first change is the same mutant at the later commit."""
+    import sqlite3
+
+    with sqlite3.connect(session) as db:
+        rows = db.execute(
+            "SELECT s.module_path, s.start_pos_row FROM mutation_specs s JOIN work_results r USING (job_id)"
+            " WHERE r.test_outcome = 'SURVIVED'"
+        ).fetchall()
+    return [f"{path}:{row}" for path, row in rows if path in changed and row >= changed[path]]
+
+
 def session_path(wing: str, head: str, seed: int) -> Path:
     return STATE / f"{wing}-{head[:10]}-seed{seed}.sqlite"
 
@@ -271,8 +301,13 @@ def run_campaign(args: argparse.Namespace) -> int:
     if args.recheck:
         session = latest_session(args.wing, int(settings["seed"]))
         since = session.name.split("-")[1]
-        if git("diff", "--stat", since, head, "--", *wing["paths"]):
-            print(f"{args.wing}: the wing's code changed since {since}: start a new campaign", file=sys.stderr)
+        stale = moved_survivors(session, first_changed_lines(since, head, wing["paths"]))
+        if stale:
+            print(
+                f"{args.wing}: the wing's code changed since {since} at or before {len(stale)} survivors "
+                f"({', '.join(stale[:3])}): start a new campaign",
+                file=sys.stderr,
+            )
             return 1
         survivors = forget_survivors(session)
         print(f"{args.wing}: {survivors} survivors of {session.name} run again at {head[:10]}")
