@@ -12,11 +12,17 @@ market_sale, money, tile_removed, vp): ``kind <= "develop"`` among a Develop's e
 a develop sorts before it), ``kind <= "income_spaces"`` in ``flips`` (the others carry no tile, or come
 before the tile's own income_spaces effect, which overwrites them), ``kind >= "vp"`` in the era scoring
 (no kind sorts after "vp"), ``kind <= "vp"`` for a shortfall outside a Shortfall action (only VP are
-lost there), and ``_FROZEN_AT_START[-1]`` in ``replay/__init__.py`` (a one-element list).
+lost there), and ``_FROZEN_AT_START[-1]`` in ``replay/__init__.py`` (a one-element list). Nor, for the
+same reason: ``kind >= "income_spaces"`` in ``flips`` (a flip's own income_spaces effect comes right after
+it and after every other effect with its seat and tile: a built tile's market sales, an overbuilt tile's
+removal), the default £1 for a tile removed for a shortfall (each such removal is followed by its money
+effect, £0 included), and ``key <= "income_space"`` in ``_player_value`` (of the keys a log may declare,
+vp, money, income_level and income_space, only income_level sorts before it, and it is read first).
 """
 
 from __future__ import annotations
 
+import lancashire_helpers as lancashire
 import pytest
 from helpers import (
     NAMES,
@@ -32,7 +38,7 @@ from helpers import (
     to_rail_era,
 )
 
-from brass_stats.engine import Build, Develop, GameState, Pass, Sale, Sell, Shortfall
+from brass_stats.engine import Build, Develop, GameState, Loan, Pass, Sale, Sell, Shortfall
 from brass_stats.errors import IllegalAction
 from brass_stats.log.format import GameLog
 from brass_stats.replay import Replay, Step
@@ -319,3 +325,124 @@ def test_an_illegal_action_that_cannot_be_read_names_its_player() -> None:
     m = illegal_move(err, r, list(NAMES[:2]))
     assert (m.seat, m.player, m.type) == (1, "Bob", "teleport")
     assert m.text == "Bob acts: illegal [log.unknown_name] unknown action type 'teleport'"
+
+
+# -- more survivors: the money after a step, lists, slots, the Distant Cotton Market, the game's end ----
+
+
+def test_a_step_tells_the_money_its_player_has_after_it() -> None:
+    """``Step.money_after(seat)``: a player's money right after that step, whatever came later. Ann's £30
+    loan (Birmingham's only loan, 3 income levels) gives her £30, and Bob's later loan changes neither her
+    step's reading nor his money as of her step. His loan ends round 1: his step's money is after the
+    round's income too, where each now pays £3 (level -3)."""
+    g = fresh(2)
+    assert g.rules.loan_options == ((30, 3),)
+    assert [g.income_level(seat) for seat in (0, 1)] == [0, 0]
+    ann, bob = g.players[0].money, g.players[1].money
+    r = table(g)
+    first = r.push(Loan(0, r.state.players[0].hand[0]))
+    second = r.push(Loan(1, r.state.players[1].hand[0]))
+    assert (first.money_after(0), first.money_after(1)) == (ann + 30, bob)
+    assert [r.state.income_level(seat) for seat in (0, 1)] == [-3, -3]
+    assert (second.money_after(0), second.money_after(1)) == (ann + 30 - 3, bob + 30 - 3)
+    assert [p.money for p in r.state.players] == [ann + 30 - 3, bob + 30 - 3]
+
+
+def test_three_tiles_removed_for_a_shortfall_are_listed_a_b_and_c() -> None:
+    """A list of three reads "a, b and c", each item once: Ann owes £10 (level -10) with £0 and removes all
+    three of her tiles (each sells for half its cost, £5 // 2 = £2, so nothing is left over: +£0); the
+    £4 still short cost 4 VP."""
+    g = fresh(2)
+    set_income_space(g, 0, LEVEL_MINUS_10)
+    set_money(g, 0, 0)
+    g.players[0].vp = 10
+    tiles = [("dudley:0", "coal_mine"), ("dudley:1", "iron_works"), ("nuneaton:0", "brewery")]
+    for ref, industry in tiles:
+        place_tile(g, ref, 0, industry, 1)
+    raised = sum(g.rules.level(industry, 1).cost_money // 2 for _, industry in tiles)
+    assert raised == 6
+    r = table(g)
+    passes(r, 2)
+    said = text(r, r.push(Shortfall(0, tuple(ref for ref, _ in tiles))))
+    assert said == (
+        "Ann removes Coal Mine I in Dudley (+£0), Iron Works I in Dudley (+£0) and Brewery I in Nuneaton (+£0)"
+        " to pay a shortfall (\u22124 VP)"
+    )
+    assert (r.state.players[0].vp, r.state.tiles) == (10 - (10 - raised), {})
+
+
+@pytest.mark.parametrize(
+    ("location", "industry", "slot", "said"),
+    [
+        ("birmingham", "manufacturer", 3, "Ann builds Manufacturer in Birmingham (slot 3)"),
+        ("farm_brewery_north", "brewery", 0, "Ann builds Brewery in Farm Brewery (north, left of Cannock)"),
+    ],
+    ids=["four_slots", "one_slot"],
+)
+def test_an_attempted_build_names_its_slot_only_where_the_location_has_more_than_one(
+    location: str, industry: str, slot: int, said: str
+) -> None:
+    """An illegal build is told as attempted: its slot is named where the location has several (Birmingham
+    has four), and not where there is only one to build in (a farm brewery)."""
+    g = fresh(2)
+    give(g, 0, "loc:leek")
+    assert len(g.rules.locations[location].slots) == (1 if location.startswith("farm") else 4)
+    r = table(g)
+    with pytest.raises(IllegalAction) as info:
+        r.push(Build(0, "loc:stone", industry, location, slot))  # a card Ann does not hold
+    err = info.value
+    assert illegal_move(err, r, r.log.players).text == f"{said} (card Stone): illegal [{err.rule}] {err.message}"
+
+
+def distant_market_sale(position: int, move: int) -> tuple[Replay, str]:
+    """Lancashire: Ann sells her Cotton Mill I in Colne (linked to Yorkshire, a trade icon) to the Distant
+    Cotton Market; the marker stands on row ``position`` and the top market tile moves it ``move`` rows."""
+    g = lancashire.fresh(2)
+    lancashire.place_tile(g, "colne:0", 0, "cotton_mill", 1)
+    lancashire.place_link(g, "colne--yorkshire", 1)
+    lancashire.set_dcm(g, (move,), position)
+    lancashire.give(g, 0, "loc:colne")
+    r = Replay(GameLog.new([p.name for p in g.players], seed=0, edition="lancashire"))
+    r.initial = r.state = g
+    return r, text(r, r.push(Sell(0, "loc:colne", (Sale("colne:0", "distant_market"),))))
+
+
+def test_a_distant_market_sale_tells_the_market_tiles_move_then_the_income_beside_the_marker() -> None:
+    """The market tile moves the marker 1 row (from row 0 to row 1, where the track gives +3 income), then
+    the mill flips for its own +5: each number is told in its place, the move never read as the income."""
+    r, said = distant_market_sale(0, 1)
+    rules = r.initial.rules
+    assert rules.dcm_track[1] == 3 and rules.level("cotton_mill", 1).income_spaces == 5
+    assert said == (
+        "Ann sells Cotton Mill I in Colne to the Distant Cotton Market"
+        " (market tile moves 1, +3 income; flips it, +5 income) (card Colne)"
+    )
+    assert (r.state.dcm_position, r.state.players[0].income_space) == (1, LEVEL_0 + 3 + 5)
+
+
+def test_a_distant_market_sale_that_reaches_the_x_gives_no_income_and_no_flip() -> None:
+    """A market tile that moves the marker onto the X (the track's last row) closes the market: the sale
+    gives no income (+0) and the mill does not flip (rulebook, Sell Action)."""
+    r, said = distant_market_sale(7, 1)
+    assert r.initial.rules.dcm_track[8] is None
+    assert said.startswith("Ann sells ")
+    assert said.endswith(" in Colne to the Distant Cotton Market (market tile moves 1, +0 income) (card Colne)")
+    assert r.state.players[0].income_space == LEVEL_0 and not r.state.tiles["colne:0"].flipped
+
+
+def test_the_last_move_of_the_game_tells_the_rail_era_scoring() -> None:
+    """The game ends after the Rail Era's last round: its last move tells each player's VP from the Rail
+    Era scoring (flipped tiles: Ann's Cotton Mill II, Bob's Coal Mine II), as the Canal Era's end is told."""
+    g = to_rail_era(fresh(2))
+    place_tile(g, "worcester:0", 0, "cotton_mill", 2, flipped=True)
+    place_tile(g, "dudley:0", 1, "coal_mine", 2, flipped=True)
+    last_round(g)
+    mill, mine = g.rules.level("cotton_mill", 2).vp, g.rules.level("coal_mine", 2).vp
+    r = table(g)
+    step = passes(r, 1)
+    while not r.state.game_over:
+        step = passes(r, 1)
+    said = text(r, step)
+    assert said.endswith(f". End of the Rail Era: Ann +{mill} VP, Bob +{mine} VP")
+    assert "Canal Era" not in said
+    assert [p.vp for p in r.state.players] == [mill, mine]
