@@ -228,3 +228,9 @@ def test_the_report_lists_each_failed_file_with_its_broken_rule(tmp_path: Path) 
             "message": err["message"],
         }
     ]
+    # the times as docs/log-format.md section 14 gives them: to the millisecond, the mean to 0.1 ms
+    assert summ["wall_seconds"] == round(summ["wall_seconds"], 3) > 0
+    assert summ["replay_seconds_total"] == round(summ["replay_seconds_total"], 3) > 0
+    assert summ["replay_seconds_mean"] == round(summ["replay_seconds_mean"], 4) > 0
+    assert summ["actions_total"] == bs.validate(LEGAL).actions + 117  # the illegal game: the 117 before index 117
+    assert summ["pass_as_played"] == 1  # that game is legal as played (docs/rules-decisions.md, D1)
