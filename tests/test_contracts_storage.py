@@ -12,6 +12,18 @@
   failure (rule ``storage.tables``), found game by game; the other games of its batch are stored.
 * One game's tables are converted to Arrow without copying its numeric columns (``game_tables``, and a
   batch converted game by game): the Arrow column is the game's own numpy memory.
+* ``write_version`` copies every table it is given into the dataset, whatever their order: an empty
+  ``failures`` table only writes no file.
+* Into a DuckDB file, once the file listing has ended a free loader takes what has gathered at once
+  (``drain_games``), never more than ``loaders`` loads at a time; the final flush shares what waits
+  among the free loaders.
+* A dataset's end-of-run merge is one task under 2,000 games, a task per table up to 20,000, a task
+  per table partition beyond (games times the workers sharing the merge, docs/storage-schema.md and
+  docs/performance.md); a merge split so keeps every row.
+* The ingest report's ``seconds`` are the import's own time: between zero and the time around the call.
+* An action's ``resource_sources`` lists every cube and barrel it used, in order (docs/storage-schema.md).
+* Storing reviews into a dataset that already holds some replaces the reviewed games' rows and keeps
+  the others'.
 
 Expectations come from the documented bound (its base and its room per loader), from the settings the
 test gives the store, from how the test builds its games and its failures; never from the output of the
@@ -21,7 +33,10 @@ code under test.
 from __future__ import annotations
 
 import importlib
+import json
 import math
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +48,13 @@ import pytest
 from brass_stats.bots import RandomBot, play_game
 from brass_stats.replay import replay
 from brass_stats.storage import Store, ingest
+from brass_stats.storage.analysis_table import analysis_table, replace_in_dataset
 from brass_stats.storage.corpus import open_corpus
+from brass_stats.storage.dataset import Commit, DatasetWriter, live_commits, read_commits, write_version
 from brass_stats.storage.duckdb_store import StoreWriteError
-from brass_stats.storage.ingest import BatchResult, DuckDBCommitter, run_batch
-from brass_stats.storage.tables import SCHEMAS, assemble_tables, game_parts
+from brass_stats.storage.ingest import BatchResult, DuckDBCommitter, InlineRunner, run_batch
+from brass_stats.storage.ingest.merge import merge_commits, merge_parts
+from brass_stats.storage.tables import SCHEMAS, assemble_tables, game_parts, game_tables
 
 # the module, not the function `ingest` that shadows it as an attribute of brass_stats.storage
 committer_module = importlib.import_module("brass_stats.storage.ingest.duckdb_committer")
@@ -253,3 +271,277 @@ def test_one_games_tables_take_its_numeric_columns_without_a_copy() -> None:
             assert column.to_pylist() == values.tolist()
             checked += 1
     assert checked >= 10  # actions, effects, turn_snapshots and board have several each
+
+
+# -- a dataset version written from DuckDB -------------------------------------------------------
+
+
+def _rows(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple[Any, ...]]:
+    return con.execute(f'SELECT * FROM "{table}" ORDER BY ALL').fetchall()
+
+
+def test_write_version_copies_every_table_it_is_given_whatever_their_order(logs: Path, tmp_path: Path) -> None:
+    """``write_version`` copies the tables it is named into the dataset as one commit: an empty ``failures``
+    table named first only writes no file of its own, every table after it is still copied."""
+    store = Store(tmp_path / "g.duckdb")
+    report = ingest([logs], store, workers=1, progress=False)
+    assert (report.stored, report.failed) == (len(SEEDS), 0)
+    assert store.count("failures") == 0
+    out = tmp_path / "pq"
+    with DatasetWriter(out) as writer:
+        commit = write_version(writer, store.con, ["failures", *SCHEMAS])
+    assert commit.games == len(SEEDS)
+    assert not any(rel.startswith("failures/") for rel in commit.files)
+    con = open_corpus(parquet=out)
+    for name in SCHEMAS:
+        assert con.execute(f'SELECT count(*) FROM "{name}"').fetchone() == (store.count(name),), name
+    assert store.count("actions") > 0
+    con.close()
+    store.close()
+
+
+# -- the loaders of an import into a DuckDB file ---------------------------------------------------
+
+
+def test_once_the_listing_has_ended_a_free_loader_takes_what_has_gathered_at_once(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the file listing has ended (``draining``) a free loader starts on what waits as soon as
+    ``drain_games`` games have gathered, without waiting for a full group or for the flush; while every
+    loader is busy the rest waits for one: never more than ``loaders`` loads at a time. Every game is
+    stored in the end."""
+    release, entered = threading.Event(), threading.Semaphore(0)
+    lock = threading.Lock()
+    running: list[int] = []
+    most = [0]
+    load = DuckDBCommitter._load
+
+    def held(self: Any, waiting: list[Any], new: list[str]) -> None:
+        with lock:
+            running.append(1)
+            most[0] = max(most[0], len(running))
+        entered.release()
+        try:
+            release.wait(timeout=120)  # (a safety net: the test releases the loads itself)
+            load(self, waiting, new)
+        finally:
+            with lock:
+                running.pop()
+
+    monkeypatch.setattr(DuckDBCommitter, "_load", held)
+    store = Store(tmp_path / "g.duckdb")
+    committer = DuckDBCommitter(store, set(), loaders=2)
+    committer.group_seconds = math.inf  # only gathered games start a load, never the clock
+    committer.draining, committer.drain_games = True, 1
+    first, second, third = _staged(committer, logs)
+    try:
+        committer.commit([first])
+        assert committer.waiting_games == 0  # a free loader took it
+        committer.commit([second])
+        assert committer.waiting_games == 0  # the second loader took this one
+        committer.commit([third])
+        assert committer.waiting_games == len(third.game_ids)  # both loaders busy: it waits
+        assert entered.acquire(timeout=120) and entered.acquire(timeout=120)  # both loads under way at once
+    finally:
+        release.set()
+    committer.flush()
+    committer.close()
+    assert most[0] == 2
+    assert store.count("games") == len(SEEDS)
+    store.close()
+
+
+def test_the_final_flush_shares_what_waits_among_the_free_loaders(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the workers are done, the flush splits what waits among the free loaders, loading side by side:
+    two waiting batches and two free loaders are two loads of a batch each, not one load of both."""
+    groups: list[list[str]] = []
+    lock = threading.Lock()
+    load = DuckDBCommitter._load
+
+    def recorded(self: Any, waiting: list[Any], new: list[str]) -> None:
+        with lock:
+            groups.append(sorted(new))
+        load(self, waiting, new)
+
+    monkeypatch.setattr(DuckDBCommitter, "_load", recorded)
+    store = Store(tmp_path / "g.duckdb")
+    committer = DuckDBCommitter(store, set(), loaders=2)
+    committer.group_seconds = math.inf  # nothing loads before the flush (far fewer games than a group)
+    first, second, _ = _staged(committer, logs)
+    committer.commit([first, second])
+    assert groups == []
+    committer.flush()
+    committer.close()
+    assert sorted(groups) == sorted([sorted(first.game_ids), sorted(second.game_ids)])
+    assert store.count("games") == len(first.game_ids) + len(second.game_ids)
+    store.close()
+
+
+# -- the end-of-run merge of a dataset ---------------------------------------------------------------
+
+RUN_FILES = [  # one batch's files: two tables partitioned, failures not
+    "games/edition=birmingham/player_count=2/part-a-0.parquet",
+    "actions/edition=birmingham/player_count=2/part-a-0.parquet",
+    "actions/edition=birmingham/player_count=3/part-a-0.parquet",
+    "failures/part-a.parquet",
+]
+BY_TABLE = ["actions", "failures", "games"]
+BY_PARTITION = [
+    "actions/edition=birmingham/player_count=2",
+    "actions/edition=birmingham/player_count=3",
+    "failures",
+    "games/edition=birmingham/player_count=2",
+]
+
+
+@pytest.mark.parametrize(
+    ("games", "workers", "parts"),
+    [
+        ((1_000, 999), 1, ["*"]),  # under 2,000 games: one task
+        ((1_000, 1_000), 1, BY_TABLE),  # from 2,000: a task per table
+        ((10_000, 9_999), 1, BY_TABLE),  # up to 20,000
+        ((10_000, 10_000), 1, BY_PARTITION),  # from 20,000: a task per table partition
+        ((999,), 2, ["*"]),  # workers sharing the merge: thresholds that many times smaller
+        ((1_000,), 2, BY_TABLE),
+        ((10_000,), 2, BY_PARTITION),
+    ],
+)
+def test_a_dataset_merge_is_split_by_table_from_2000_games_and_by_partition_from_20000(
+    games: tuple[int, ...], workers: int, parts: list[str]
+) -> None:
+    """docs/storage-schema.md: the merge runs one task for a run under 2,000 games, a task per table up to
+    20,000, a task per table partition beyond; docs/performance.md: divided by the workers sharing the
+    merge. A run's games are summed over its commits."""
+    commits = [Commit(i, f"b{i}", RUN_FILES, games=n) for i, n in enumerate(games)]
+    assert merge_parts(commits, workers) == parts
+
+
+class _SharedMerge(InlineRunner):
+    """Runs the merge's tasks here, counted as a cluster of ``n`` workers sharing the merge."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(frozenset())
+        self.n = n
+
+    def workers(self) -> int:
+        return self.n
+
+
+@pytest.mark.parametrize("workers", [700, 7_000])  # 3 games: 2,100 (by table) and 21,000 (by partition)
+def test_a_merge_split_by_table_or_partition_keeps_every_row(logs: Path, tmp_path: Path, workers: int) -> None:
+    """A run's batches merged task by task (a table each, or a table partition each, as when many workers
+    share the merge) become one commit with one file per table and partition, and the dataset reads the
+    same rows as before the merge."""
+    out = tmp_path / "pq"
+    report = ingest([logs], parquet_dir=out, workers=1, progress=False, batch_size=1, compact=False)
+    assert (report.stored, report.failed) == (len(SEEDS), 0)
+    batches = [c.batch for c in live_commits(read_commits(out))]
+    assert len(batches) == len(SEEDS)
+    con = open_corpus(parquet=out)
+    before = {name: _rows(con, name) for name in SCHEMAS}
+    con.close()
+    runner = _SharedMerge(workers)
+    try:
+        with DatasetWriter(out) as writer:
+            merge_commits(writer, batches, runner)
+    finally:
+        runner.close()
+    (merged,) = live_commits(read_commits(out))
+    assert merged.supersedes == batches and merged.games == len(SEEDS)
+    tables = [rel.split("/", 1)[0] for rel in merged.files]
+    assert sorted(tables) == sorted({name for name, rows in before.items() if rows})  # one file each (one partition)
+    con = open_corpus(parquet=out)
+    assert {name: _rows(con, name) for name in SCHEMAS} == before
+    assert len(before["games"]) == len(SEEDS)
+    con.close()
+
+
+# -- the ingest report's time ------------------------------------------------------------------------
+
+
+def test_an_imports_reported_seconds_are_its_own_time(logs: Path, tmp_path: Path) -> None:
+    """The report's ``seconds`` are the time the import took: never below zero, never more than the time
+    measured around the call; an import of games stored already as much as a first one."""
+    store = Store(tmp_path / "g.duckdb")
+    for stored in (len(SEEDS), 0):  # a first import, then the same files again: every game known
+        before = time.perf_counter()
+        report = ingest([logs], store, workers=1, progress=False)
+        wall = time.perf_counter() - before
+        assert report.stored == stored
+        assert 0.0 <= report.seconds <= wall
+    assert report.skipped == len(SEEDS)
+    store.close()
+
+
+# -- the actions table's resource sources -------------------------------------------------------------
+
+USED = {"coal_used": "coal", "iron_used": "iron", "beer_used": "beer"}
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, SEEDS[0]), (3, SEEDS[2])])  # coal and iron; beer too
+def test_each_actions_resource_sources_lists_every_cube_and_barrel_it_used(players: int, seed: int) -> None:
+    """docs/storage-schema.md: ``resource_sources`` is every cube and barrel the action used, in order, as
+    JSON ``[{"resource", "source", "owner"}]`` (the owner's seat, or null for the market and merchants):
+    what the action's ``*_used`` effects say, and ``[]`` for an action that used none."""
+    r = replay(play_game([RandomBot()] * players, seed), keep_states=True)
+    actions = game_tables(r, None)["actions"]
+    got = dict(
+        zip(actions.column("action_index").to_pylist(), actions.column("resource_sources").to_pylist(), strict=True)
+    )
+    assert sorted(got) == [s.index for s in r.steps]
+    used_any = 0
+    for s in r.steps:
+        expected = [
+            {"resource": USED[e.kind], "source": e.detail["source"], "owner": e.detail.get("owner")}
+            for e in s.effects
+            if e.kind in USED
+        ]
+        text = got[s.index]
+        assert isinstance(text, str), (s.index, text)
+        assert json.loads(text) == expected, s.index
+        used_any += bool(expected)
+    assert used_any > 0
+
+
+# -- reviews stored in a dataset ----------------------------------------------------------------------
+
+
+def _review(gid: str, seed: int, actions: int) -> list[dict[str, Any]]:
+    """A review's rows of game ``gid`` (``actions`` of them), told apart by ``seed``."""
+    return [
+        {
+            "game_id": gid,
+            "action_index": i,
+            "seat": i % 2,
+            "judged": False,
+            "win_after": [0.5, 0.5],
+            "simulations": 1,
+            "seed": seed,
+            "as_played": False,
+        }
+        for i in range(actions)
+    ]
+
+
+def test_storing_reviews_into_a_dataset_that_holds_some_replaces_only_the_reviewed_games(
+    logs: Path, tmp_path: Path
+) -> None:
+    """Reviews stored again into a dataset that holds reviews already: the reviewed game's rows are
+    replaced (never doubled), the other games' reviews are kept, those in a file shared with it as well
+    as those in a file of their own."""
+    out = tmp_path / "pq"
+    ingest([logs], parquet_dir=out, workers=1, progress=False)
+    con = open_corpus(parquet=out)
+    held = con.execute("SELECT game_id, edition, player_count FROM games").fetchall()
+    partitions = {g: (e, int(n)) for g, e, n in held}
+    con.close()
+    a, b, c = sorted(partitions)
+    replace_in_dataset(out, analysis_table(_review(a, 1, 3) + _review(b, 1, 2)), partitions)  # one file
+    replace_in_dataset(out, analysis_table(_review(c, 1, 2)), partitions)  # a file of its own
+    assert replace_in_dataset(out, analysis_table(_review(a, 2, 1)), partitions) == 1  # a again
+    con = open_corpus(parquet=out)
+    rows = con.execute("SELECT game_id, count(*), min(seed), max(seed) FROM analysis GROUP BY ALL ORDER BY ALL")
+    assert rows.fetchall() == sorted([(a, 1, 2, 2), (b, 2, 1, 1), (c, 2, 1, 1)])
+    con.close()
