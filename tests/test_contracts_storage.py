@@ -24,6 +24,15 @@
 * An action's ``resource_sources`` lists every cube and barrel it used, in order (docs/storage-schema.md).
 * Storing reviews into a dataset that already holds some replaces the reviewed games' rows and keeps
   the others'.
+* A load out of memory in a store with no limit of its own is retried under a bound doubled up to 256
+  times (eight retries), then the import stops with the store's error.
+* A load takes the oldest waiting batches up to ``group_games`` games, never more, except a single
+  batch bigger than that, loaded alone.
+* Once a group is loaded, its staged files are deleted while the import goes on.
+* The ingest report's failures by rule (``summary``) list the most frequent rule first.
+* An action's JSON text (the actions table's ``action_json``, what the game id hashes) is what the
+  encoder writes of ``to_json()`` whatever types its values hold: values the direct writer does not
+  expect go through ``to_json``.
 
 Expectations come from the documented bound (its base and its room per loader), from the settings the
 test gives the store, from how the test builds its games and its failures; never from the output of the
@@ -32,6 +41,8 @@ code under test.
 
 from __future__ import annotations
 
+import enum
+import hashlib
 import importlib
 import json
 import math
@@ -46,6 +57,8 @@ import pyarrow as pa
 import pytest
 
 from brass_stats.bots import RandomBot, play_game
+from brass_stats.engine.actions import Action, Build, Loan, Pass, Sale, Sell
+from brass_stats.log.format import GameLog
 from brass_stats.replay import replay
 from brass_stats.storage import Store, ingest
 from brass_stats.storage.analysis_table import analysis_table, replace_in_dataset
@@ -54,7 +67,8 @@ from brass_stats.storage.dataset import Commit, DatasetWriter, live_commits, rea
 from brass_stats.storage.duckdb_store import StoreWriteError
 from brass_stats.storage.ingest import BatchResult, DuckDBCommitter, InlineRunner, run_batch
 from brass_stats.storage.ingest.merge import merge_commits, merge_parts
-from brass_stats.storage.tables import SCHEMAS, assemble_tables, game_parts, game_tables
+from brass_stats.storage.tables import SCHEMAS, assemble_tables, game_id, game_parts, game_tables
+from brass_stats.storage.tables.action_json import action_texts
 
 # the module, not the function `ingest` that shadows it as an attribute of brass_stats.storage
 committer_module = importlib.import_module("brass_stats.storage.ingest.duckdb_committer")
@@ -545,3 +559,180 @@ def test_storing_reviews_into_a_dataset_that_holds_some_replaces_only_the_review
     rows = con.execute("SELECT game_id, count(*), min(seed), max(seed) FROM analysis GROUP BY ALL ORDER BY ALL")
     assert rows.fetchall() == sorted([(a, 1, 2, 2), (b, 2, 1, 1), (c, 2, 1, 1)])
     con.close()
+
+
+# -- an out-of-memory load in a store without a limit ----------------------------------------------
+
+
+def _shown(mib: int) -> str:
+    """How DuckDB shows a memory limit of ``mib`` MiB (asked of a fresh connection)."""
+    con = duckdb.connect(":memory:")
+    try:
+        con.execute(f"SET memory_limit = '{mib}MiB'")
+        return str(con.execute("SELECT current_setting('memory_limit')").fetchone()[0])  # type: ignore[index]
+    finally:
+        con.close()
+
+
+def test_a_load_that_never_fits_a_store_without_a_limit_is_retried_eight_times_then_the_import_stops(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no limit of the store's to stop at, a load that keeps running out of memory is tried under the
+    bound, then under the bound doubled eight times over (up to 256 times it), and then the import stops
+    with the store's error rather than doubling for ever; the store has no limit again afterwards."""
+    limits: list[str] = []
+
+    def never_fits(self: Any, waiting: list[Any], new: list[str]) -> None:
+        limits.append(_memory_limit(self.store))
+        raise _out_of_memory()
+
+    monkeypatch.setattr(DuckDBCommitter, "_load", never_fits)
+    store = Store(tmp_path / "g.duckdb")
+    store.con.execute("SET memory_limit = '-1'")
+    with pytest.raises(StoreWriteError, match="could not allocate block"):
+        ingest([logs], store, workers=1, progress=False)
+    assert limits == [_shown(_bound_mib(1) * 2**k) for k in range(9)]
+    assert limits[-1] == _shown(256 * _bound_mib(1))
+    assert _memory_limit(store) == NO_LIMIT
+    store.close()
+
+
+# -- the groups a DuckDB file's loads take ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("layout", "group", "loads"),
+    [
+        ([[0], [1], [2]], 2, [[0, 1], [2]]),  # one game a batch: two batches a load, the third waits
+        ([[0, 1], [2]], 1, [[0, 1], [2]]),  # a batch bigger than a group: loaded alone, never with another
+        ([[0], [1, 2]], 2, [[0], [1, 2]]),  # the next batch would overflow the group: it waits
+    ],
+    ids=["two-of-three-batches", "a-batch-bigger-than-a-group", "the-next-batch-overflows"],
+)
+def test_a_load_takes_waiting_batches_up_to_a_group_of_games_never_more(
+    logs: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    layout: list[list[int]],
+    group: int,
+    loads: list[list[int]],
+) -> None:
+    """A load takes the oldest waiting batches while they fit in ``group_games`` games: never a bigger group
+    (except a single batch bigger than that on its own); what does not fit waits for the next load."""
+    groups: list[list[str]] = []
+    load = DuckDBCommitter._load
+
+    def recorded(self: Any, waiting: list[Any], new: list[str]) -> None:
+        groups.append(sorted(new))
+        load(self, waiting, new)
+
+    monkeypatch.setattr(DuckDBCommitter, "_load", recorded)
+    store = Store(tmp_path / "g.duckdb")
+    committer = DuckDBCommitter(store, set(), loaders=1, background=False)
+    committer.group_games, committer.group_seconds = group, math.inf  # only a full group starts a load
+    files = _files(logs)
+    batches = [
+        run_batch([files[i] for i in idx], frozenset(), str(committer.dest), f"b{n}", False)
+        for n, idx in enumerate(layout)
+    ]
+    ids = {files[i]: g for b, idx in zip(batches, layout, strict=True) for i, g in zip(idx, b.game_ids, strict=True)}
+    committer.commit(batches)
+    committer.flush()
+    committer.close()
+    assert groups == [sorted(ids[files[i]] for i in load_) for load_ in loads]
+    assert store.count("games") == len(SEEDS)
+    store.close()
+
+
+# -- the staging files of an import into a DuckDB file ---------------------------------------------
+
+
+def _staged_files(committer: DuckDBCommitter) -> set[str]:
+    return {p.relative_to(committer.dest).as_posix() for p in committer.dest.rglob("*") if p.is_file()}
+
+
+def test_a_loaded_groups_staged_files_are_deleted_while_the_import_goes_on(logs: Path, tmp_path: Path) -> None:
+    """docs/storage-schema.md: the parent bulk-loads the staged files of finished batches a group at a time
+    and deletes them: once a group is loaded its files leave the staging folder (the import does not hold
+    every game twice on disk until it ends), while the batches still waiting keep theirs."""
+    store = Store(tmp_path / "g.duckdb")
+    committer = DuckDBCommitter(store, set(), loaders=1, background=False)
+    first, second, third = _staged(committer, logs)
+    committer.group_games, committer.group_seconds = len(first.game_ids), math.inf  # a group: one batch
+    assert set(first.files) and set(second.files) and _staged_files(committer) >= {*first.files, *second.files}
+    committer.commit([first])  # a full group: loaded at once
+    assert store.count("games") == len(first.game_ids)
+    assert _staged_files(committer) == {*second.files, *third.files}
+    committer.group_games = 2 * len(SEEDS)  # the others wait for the flush
+    committer.commit([second, third])
+    assert _staged_files(committer) == {*second.files, *third.files}
+    committer.flush()
+    assert _staged_files(committer) == set()  # before the committer is closed
+    committer.close()
+    assert store.count("games") == len(SEEDS)
+    store.close()
+
+
+# -- failures by rule in the ingest report -------------------------------------------------------------
+
+
+def test_the_ingest_reports_failures_by_rule_list_the_most_frequent_rule_first(logs: Path, tmp_path: Path) -> None:
+    """Two games whose first action is taken out of turn (rule ``turn.order``) and one file that is not
+    JSON (``log.format``): the report's failures by rule, and its summary line, name the rule broken
+    twice first."""
+    d = tmp_path / "logs"
+    d.mkdir()
+    good, *others = _files(logs)
+    (d / "good.json").write_text(Path(good).read_text())
+    for n, f in enumerate(others):
+        log = json.loads(Path(f).read_text())
+        log["actions"][0]["player"] = 1 - log["actions"][0]["player"]  # the other seat, out of turn
+        (d / f"out-of-turn-{n}.json").write_text(json.dumps(log))
+    (d / "broken.json").write_text("{not json")
+    report = ingest([d], tmp_path / "g.duckdb", workers=1, progress=False)
+    assert (report.stored, report.failed) == (1, 3)
+    assert report.by_rule() == [("turn.order", 2), ("log.format", 1)]
+    assert "failures by rule: turn.order 2, log.format 1" in report.summary().splitlines()
+
+
+# -- an action's JSON text whatever its values' types -------------------------------------------------
+
+
+class _Seat(enum.IntEnum):
+    """A seat held as an enum: an integer to JSON, not an ``int`` to the direct writer."""
+
+    FIRST = 0
+    SECOND = 1
+
+
+_NUMBER: Any = 30.0  # an amount as a float
+_BONUS_NUMBER: Any = 2  # a Gloucester bonus given as a number, not an industry's name
+_BONUS_LIST: Any = ["coal_mine"]
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        Loan(_Seat.SECOND, "loc:dudley", 30),  # every field stated, the seat of an unexpected type
+        Loan(0, "loc:dudley", _NUMBER),  # every field stated, the amount of an unexpected type
+        Pass(_Seat.FIRST, "ind:coal_mine"),
+        Sell(0, "loc:gloucester", (Sale("gloucester:0", "gloucester", 0, ("merchant",), _BONUS_NUMBER),)),
+        Sell(1, "loc:gloucester", (Sale("gloucester:0", "gloucester", None, None, _BONUS_LIST),)),
+        Build(_Seat.FIRST, "loc:dudley", "coal_mine", "dudley", 0, ("market",), ("market",), "loc:walsall"),
+    ],
+    ids=["loan-enum-seat", "loan-float-amount", "pass-enum-seat", "sale-number-bonus", "sale-list-bonus", "build"],
+)
+def test_an_actions_json_is_its_to_json_as_the_encoder_writes_it_whatever_its_values_types(action: Action) -> None:
+    """docs/storage-schema.md: ``action_json`` is the action in the log format (``Action.to_json()``), and
+    the game id hashes the log's actions as ``json.dumps`` writes them (sorted keys, compact). Values of
+    types the direct writer does not expect (an enum seat, a float amount, a bonus that is not a name)
+    are still written as the encoder writes ``to_json()``, in both key orders: no field lost, no error."""
+    d = action.to_json()
+    in_order = json.dumps(d, ensure_ascii=False, separators=(",", ":"))
+    by_key = json.dumps(d, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    assert action_texts(action) == (in_order, by_key)
+    log = GameLog.new(["a", "b"], 7, actions=[Pass(0, "loc:dudley"), action])
+    body = {"actions": [a.to_json() for a in log.actions], "chance": log.chance}
+    body |= {"edition": log.edition, "options": log.options, "players": list(log.players)}
+    text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    assert game_id(log) == hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
