@@ -425,7 +425,7 @@ def test_a_distant_market_sale_that_reaches_the_x_gives_no_income_and_no_flip() 
     gives no income (+0) and the mill does not flip (rulebook, Sell Action)."""
     r, said = distant_market_sale(7, 1)
     assert r.initial.rules.dcm_track[8] is None
-    assert said.startswith("Ann sells ")
+    assert said.startswith("Ann sells a Cotton Mill in Colne")  # named, though nothing flips to name it
     assert said.endswith(" in Colne to the Distant Cotton Market (market tile moves 1, +0 income) (card Colne)")
     assert r.state.players[0].income_space == LEVEL_0 and not r.state.tiles["colne:0"].flipped
 

@@ -255,7 +255,9 @@ class _Describer:
     def sale(self, sale: Any, effects: list[Effect], actor: int) -> str:
         r = self.rules
         flip = next((e for e in effects if e.kind == "flip" and e.detail["tile"] == sale.tile), None)
-        what = industry(flip.detail["industry"], flip.detail["level"]) if flip else "a tile"
+        # a sale to the Distant Cotton Market that reaches the X flips nothing; only Cotton Mills go there
+        unflipped = f"a {industry('cotton_mill')}" if sale.merchant == "distant_market" else "a tile"
+        what = industry(flip.detail["industry"], flip.detail["level"]) if flip else unflipped
         text = f"{what} in {place(r, sale.tile)}"
         parts = []
         if sale.merchant == "distant_market":
