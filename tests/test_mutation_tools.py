@@ -176,3 +176,39 @@ def test_a_recheck_runs_again_only_survivors_above_the_first_change_of_their_fil
             db.execute("INSERT INTO mutation_specs VALUES (?, ?, ?)", (job, path, row))
             db.execute("INSERT INTO work_results VALUES (?, ?)", (job, outcome))
     assert campaign.moved_survivors(session, changed) == ["pkg/a.py:40"]
+
+
+def test_two_workers_share_the_pending_mutants_and_their_results_come_back_together(tmp_path: Path) -> None:
+    """``run --workers 2``: each worker's copy of the session leaves the other's share skipped; once both
+    are done, every result is in the session (and nothing else), and the copies are gone."""
+    import sqlite3
+
+    session = _session(tmp_path, "replay-abc-seed38.sqlite", 2, 5)  # job0-1 done, job2-6 pending
+    with sqlite3.connect(session) as db:
+        db.execute("ALTER TABLE work_results ADD COLUMN worker_outcome TEXT")
+        db.execute("ALTER TABLE work_results ADD COLUMN output TEXT")
+        db.execute("ALTER TABLE work_results ADD COLUMN diff TEXT")
+    shards = campaign.split(session, 2)
+    assert [s.name for s in shards] == ["replay-abc-seed38.worker0of2.sqlite", "replay-abc-seed38.worker1of2.sqlite"]
+    assert [campaign.pending_jobs(s) for s in shards] == [["job2", "job4", "job6"], ["job3", "job5"]]
+    assert campaign.split(session, 2) == shards  # an interrupted run's copies are resumed, not remade
+    for k, shard in enumerate(shards):  # each worker runs its share
+        with sqlite3.connect(shard) as db:
+            for job in campaign.pending_jobs(shard):
+                outcome = "SURVIVED" if job == "job4" else "KILLED"
+                db.execute(
+                    "INSERT INTO work_results (job_id, test_outcome, worker_outcome, output, diff) "
+                    "VALUES (?, ?, 'NORMAL', ?, '')",
+                    (job, outcome, f"worker {k}"),
+                )
+    assert campaign.gather(session, shards) == 5
+    assert campaign.pending_jobs(session) == [] and not any(s.exists() for s in shards)
+    with sqlite3.connect(session) as db:
+        rows = db.execute("SELECT job_id, test_outcome, output FROM work_results ORDER BY job_id").fetchall()
+    assert rows[2:] == [
+        ("job2", "KILLED", "worker 0"),
+        ("job3", "KILLED", "worker 1"),
+        ("job4", "SURVIVED", "worker 0"),
+        ("job5", "KILLED", "worker 1"),
+        ("job6", "KILLED", "worker 0"),
+    ]

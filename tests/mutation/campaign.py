@@ -2,7 +2,7 @@
 
     python tests/mutation/campaign.py map engine                  # the wing's coverage map
     python tests/mutation/campaign.py map engine tests/test_x.py  # re-map a new or changed test file
-    python tests/mutation/campaign.py run engine                  # a seeded sample of its mutants
+    python tests/mutation/campaign.py run engine                  # a seeded sample, two mutants at once
     python tests/mutation/campaign.py run engine --recheck        # the survivors, at a later commit
     python tests/mutation/campaign.py report engine --diffs       # its score and its survivors
 
@@ -94,10 +94,11 @@ def cmd_map(args: argparse.Namespace) -> int:
 # ---- a campaign ---------------------------------------------------------------------------------
 
 
-def prepare_tree(wing: str) -> tuple[Path, str]:
-    """A worktree of HEAD for the wing, with the compiled core copied in and no mutant left in it."""
+def prepare_tree(wing: str, worker: int = 0) -> tuple[Path, str]:
+    """A worktree of HEAD for the wing (one a worker), with the compiled core copied in and no mutant
+    left in it."""
     head = git("rev-parse", "HEAD")
-    tree = STATE / "trees" / wing
+    tree = STATE / "trees" / (wing if worker == 0 else f"{wing}-{worker}")
     if not tree.exists():
         tree.parent.mkdir(parents=True, exist_ok=True)
         git("worktree", "add", "--detach", str(tree), head)
@@ -318,9 +319,87 @@ def run_campaign(args: argparse.Namespace) -> int:
         subprocess.run(["cosmic-ray", "init", str(config_file), str(session)], cwd=tree, check=True)
         size = sample(session, tree, config, int(settings["sample"]), int(settings["seed"]))
         print(f"{args.wing}: {size} mutants sampled (seed {settings['seed']}) at {head[:10]}")
-    subprocess.run(["cosmic-ray", "exec", str(config_file), str(session)], cwd=tree, check=True)
-    git("checkout", "--", ".", cwd=tree)
+    execute(args.wing, session, config_file, tree, max(1, args.workers))
     return cmd_report(args)
+
+
+def execute(wing: str, session: Path, config_file: Path, tree: Path, workers: int) -> None:
+    """Run the session's pending mutants, split among ``workers`` worktrees (one cosmic-ray each: it
+    mutates files in place), and gather their results into the session."""
+    if workers == 1:
+        subprocess.run(["cosmic-ray", "exec", str(config_file), str(session)], cwd=tree, check=True)
+        git("checkout", "--", ".", cwd=tree)
+        return
+    shards = split(session, workers)
+    running = []
+    for k, shard in enumerate(shards):
+        where = tree if k == 0 else prepare_tree(wing, k)[0]
+        running.append((subprocess.Popen(["cosmic-ray", "exec", str(config_file), str(shard)], cwd=where), where))
+    failed = [where for process, where in running if process.wait() != 0]
+    for _, where in running:
+        git("checkout", "--", ".", cwd=where)
+    gather(session, shards)
+    if failed:
+        raise SystemExit(f"{wing}: cosmic-ray stopped in {', '.join(map(str, failed))} (run again to resume)")
+
+
+SHARD_MARK = "another worker's share"
+
+
+def pending_jobs(session: Path) -> list[str]:
+    import sqlite3
+
+    with sqlite3.connect(session) as db:
+        rows = db.execute(
+            "SELECT job_id FROM work_items WHERE job_id NOT IN (SELECT job_id FROM work_results) ORDER BY job_id"
+        ).fetchall()
+    return [job for (job,) in rows]
+
+
+def split(session: Path, workers: int) -> list[Path]:
+    """One copy of the session a worker, each with every pending mutant but its share (every
+    ``workers``-th) marked as skipped, as cosmic-ray marks them; copies left by an interrupted run are
+    resumed as they are."""
+    import sqlite3
+
+    pending = pending_jobs(session)
+    shards = [session.with_name(f"{session.stem}.worker{k}of{workers}.sqlite") for k in range(workers)]
+    for k, shard in enumerate(shards):
+        if shard.exists():
+            continue
+        shutil.copyfile(session, shard)
+        others = [(SHARD_MARK, job) for i, job in enumerate(pending) if i % workers != k]
+        with sqlite3.connect(shard) as db:
+            db.executemany(
+                "INSERT INTO work_results (worker_outcome, output, test_outcome, diff, job_id) "
+                "VALUES ('SKIPPED', ?, NULL, NULL, ?)",
+                others,
+            )
+    return shards
+
+
+def gather(session: Path, shards: list[Path]) -> int:
+    """Copy each worker's results into the session; a worker's copy that is done is removed."""
+    import sqlite3
+
+    gathered = 0
+    with sqlite3.connect(session) as db:
+        for shard in shards:
+            db.execute("ATTACH DATABASE ? AS shard", (str(shard),))
+            gathered += db.execute(
+                "INSERT OR REPLACE INTO work_results (worker_outcome, output, test_outcome, diff, job_id) "
+                "SELECT worker_outcome, output, test_outcome, diff, job_id FROM shard.work_results "
+                "WHERE output IS NOT ? AND job_id NOT IN (SELECT job_id FROM main.work_results)",
+                (SHARD_MARK,),
+            ).rowcount
+            (left,) = db.execute(
+                "SELECT COUNT(*) FROM shard.work_items WHERE job_id NOT IN (SELECT job_id FROM shard.work_results)"
+            ).fetchone()
+            db.commit()
+            db.execute("DETACH DATABASE shard")
+            if not left:
+                shard.unlink()
+    return gathered
 
 
 def _toml(value: dict[str, Any]) -> str:
@@ -410,6 +489,7 @@ def main(argv: list[str] | None = None) -> int:
         if name == "run":
             sub.add_argument("--sample", type=int)
             sub.add_argument("--recheck", action="store_true", help="run the last campaign's survivors again")
+            sub.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="mutants run at once (2)")
         sub.set_defaults(run=run)
     args = parser.parse_args(argv)
     return int(args.run(args))
