@@ -33,6 +33,11 @@
 * An action's JSON text (the actions table's ``action_json``, what the game id hashes) is what the
   encoder writes of ``to_json()`` whatever types its values hold: values the direct writer does not
   expect go through ``to_json``.
+* Before the file listing has ended, gathered games wait for a full group (or ``group_seconds``); a
+  one-process import (``background=False``) loads only full groups even once it has ended, in the
+  committing thread.
+* The ingest report's commit CPU seconds are CPU time the import spent: an import of an empty folder
+  reports no more than the process's CPU time around the call.
 
 Expectations come from the documented bound (its base and its room per loader), from the settings the
 test gives the store, from how the test builds its games and its failures; never from the output of the
@@ -736,3 +741,88 @@ def test_an_actions_json_is_its_to_json_as_the_encoder_writes_it_whatever_its_va
     body |= {"edition": log.edition, "options": log.options, "players": list(log.players)}
     text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     assert game_id(log) == hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+# -- when gathered games load: before the listing has ended, and in one process ------------------------
+
+
+def _recording_loads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[str], str]]:
+    """Each load's new games, and the name of the thread it ran in."""
+    loads: list[tuple[list[str], str]] = []
+    lock = threading.Lock()
+    load = DuckDBCommitter._load
+
+    def recorded(self: Any, waiting: list[Any], new: list[str]) -> None:
+        with lock:
+            loads.append((sorted(new), threading.current_thread().name))
+        load(self, waiting, new)
+
+    monkeypatch.setattr(DuckDBCommitter, "_load", recorded)
+    return loads
+
+
+def test_before_the_listing_has_ended_gathered_games_wait_for_a_full_group(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the file listing goes on (not ``draining``) a load starts only for a full group (or after
+    ``group_seconds``): ``drain_games`` gathered games and free loaders start nothing (small groups cost a
+    commit each). The flush loads them all."""
+    loads = _recording_loads(monkeypatch)
+    store = Store(tmp_path / "g.duckdb")
+    committer = DuckDBCommitter(store, set(), loaders=2)
+    committer.group_seconds = math.inf  # only a full group starts a load, never the clock
+    committer.draining, committer.drain_games = False, 1
+    staged = _staged(committer, logs)
+    for n, batch in enumerate(staged, start=1):
+        committer.commit([batch])
+        assert committer.waiting_games == n  # one game a batch, far from a group: they wait
+    assert loads == []
+    committer.flush()
+    committer.close()
+    assert sorted(g for new, _ in loads for g in new) == sorted(g for b in staged for g in b.game_ids)
+    assert store.count("games") == len(SEEDS)
+    store.close()
+
+
+def test_a_one_process_import_loads_only_full_groups_in_its_own_thread_even_once_the_listing_has_ended(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A committer without background loaders (``background=False``, a one-process import) loads no
+    small groups once the listing has ended: there is no loader to keep busy beside the work, so what
+    gathers waits for a full group or the flush, and every load runs in the committing thread."""
+    loads = _recording_loads(monkeypatch)
+    store = Store(tmp_path / "g.duckdb")
+    committer = DuckDBCommitter(store, set(), loaders=2, background=False)
+    committer.group_seconds = math.inf
+    committer.draining, committer.drain_games = True, 1
+    staged = _staged(committer, logs)
+    for n, batch in enumerate(staged, start=1):
+        committer.commit([batch])
+        assert committer.waiting_games == n
+    assert loads == []
+    committer.flush()
+    committer.close()
+    here = threading.current_thread().name
+    assert loads and all(thread == here for _, thread in loads)
+    assert sorted(g for new, _ in loads for g in new) == sorted(g for b in staged for g in b.game_ids)
+    assert store.count("games") == len(SEEDS)
+    store.close()
+
+
+# -- the commit CPU seconds of an import of nothing ----------------------------------------------------
+
+
+@pytest.mark.parametrize("into", ["duckdb", "dataset"])
+def test_an_import_of_an_empty_folder_reports_no_more_commit_cpu_time_than_it_took(tmp_path: Path, into: str) -> None:
+    """The report's commit CPU seconds are CPU time spent by the import's own threads (the committing
+    thread and its loaders, all in this process with one worker): an import of an empty folder stores
+    nothing and reports between zero and the process's CPU time measured around the call, starting from
+    nothing of its own."""
+    empty = tmp_path / "logs"
+    empty.mkdir()
+    where: dict[str, Any] = {"db": tmp_path / "g.duckdb"} if into == "duckdb" else {"parquet_dir": tmp_path / "pq"}
+    c0 = time.process_time()
+    report = ingest([empty], workers=1, progress=False, **where)
+    spent = time.process_time() - c0
+    assert (report.files, report.stored, report.failed) == (0, 0, 0)
+    assert 0.0 <= report.commit_cpu_seconds <= spent
