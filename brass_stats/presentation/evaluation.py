@@ -13,7 +13,7 @@ True
 ('7.3', '7.3 ± 1.5', '')
 >>> points(0.1234)
 '12.3'
->>> MEASURE.startswith("loss: VP of expected final margin")
+>>> MEASURE.startswith("cost: the VP of expected final margin")
 True
 """
 
