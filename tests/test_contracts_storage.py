@@ -169,12 +169,8 @@ def test_a_committer_made_with_its_defaults_loads_with_one_loader(logs: Path, tm
     store.close()
 
 
-def test_a_load_that_never_fits_is_retried_up_to_the_stores_limit_once_then_the_import_stops(
-    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A load out of memory under the bound is tried again under a doubled bound, capped at the limit the
-    store was given; out of memory at that limit too, more memory is not the store's to give: the import
-    stops with the store's error instead of trying again under the same limit."""
+def loads_never_fit(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every load runs out of memory; the list it returns gets the store's memory limit at each try."""
     limits: list[str] = []
 
     def never_fits(self: Any, waiting: list[Any], new: list[str]) -> None:
@@ -182,6 +178,16 @@ def test_a_load_that_never_fits_is_retried_up_to_the_stores_limit_once_then_the_
         raise _out_of_memory()
 
     monkeypatch.setattr(DuckDBCommitter, "_load", never_fits)
+    return limits
+
+
+def test_a_load_that_never_fits_is_retried_up_to_the_stores_limit_once_then_the_import_stops(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A load out of memory under the bound is tried again under a doubled bound, capped at the limit the
+    store was given; out of memory at that limit too, more memory is not the store's to give: the import
+    stops with the store's error instead of trying again under the same limit."""
+    limits = loads_never_fit(monkeypatch)
     store = Store(tmp_path / "g.duckdb")
     # one loader: between twice and four times the bound, so that a second doubling reaches it
     store.con.execute(f"SET memory_limit = '{int(2.5 * _bound_mib(1))}MiB'")
@@ -585,13 +591,7 @@ def test_a_load_that_never_fits_a_store_without_a_limit_is_retried_eight_times_t
     """With no limit of the store's to stop at, a load that keeps running out of memory is tried under the
     bound, then under the bound doubled eight times over (up to 256 times it), and then the import stops
     with the store's error rather than doubling for ever; the store has no limit again afterwards."""
-    limits: list[str] = []
-
-    def never_fits(self: Any, waiting: list[Any], new: list[str]) -> None:
-        limits.append(_memory_limit(self.store))
-        raise _out_of_memory()
-
-    monkeypatch.setattr(DuckDBCommitter, "_load", never_fits)
+    limits = loads_never_fit(monkeypatch)
     store = Store(tmp_path / "g.duckdb")
     store.con.execute("SET memory_limit = '-1'")
     with pytest.raises(StoreWriteError, match="could not allocate block"):
