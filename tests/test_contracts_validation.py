@@ -133,6 +133,17 @@ def test_the_csv_rule_column_agrees_with_the_json_verdict() -> None:
     assert row["rule"] == json.loads(as_json)["error"]["rule"] == "network.link_tiles"
 
 
+def test_a_csv_row_carries_the_message_of_its_verdict() -> None:
+    """The ``message`` column says why the game failed, in the verdict's own words (the engine's message for
+    an illegal action); a legal game's row leaves it empty."""
+    code, rows = csv_rows(str(LINK_LIMIT), str(LEGAL))
+    assert code == 1 and [r["verdict"] for r in rows] == ["illegal", "ok"]
+    err = bs.validate(LINK_LIMIT).error or {}
+    assert err["message"]  # the engine words every illegal action
+    assert rows[0]["message"] == err["message"]
+    assert rows[1]["message"] == ""
+
+
 # -- bs.validate reads a path (str or Path) from its file and parses JSON text as text -----------------
 
 
