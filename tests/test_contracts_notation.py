@@ -18,9 +18,16 @@ it and after every other effect with its seat and tile: a built tile's market sa
 removal), the default £1 for a tile removed for a shortfall (each such removal is followed by its money
 effect, £0 included), and ``key <= "income_space"`` in ``_player_value`` (of the keys a log may declare,
 vp, money, income_level and income_space, only income_level sorts before it, and it is read first).
+Nor: ``levels != 1`` for ``levels > 1`` in a loan's "income levels" (every loan option of both editions
+takes 1 to 3 levels, and none takes 0 or fewer), ``kind >= "money"`` in the end-of-round income (only
+money effects have the cause "income": no tile_removed or vp effect does), and ``kind <= "flip"`` in a
+sale's port flip (of the kinds before "flip" only a distant_market effect names a tile in a sale, and it
+names the mill sold, never a port).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import lancashire_helpers as lancashire
 import pytest
@@ -38,6 +45,7 @@ from helpers import (
     to_rail_era,
 )
 
+from brass_stats import SAMPLES
 from brass_stats.engine import Build, Develop, GameState, Loan, Pass, Sale, Sell, Shortfall
 from brass_stats.errors import IllegalAction
 from brass_stats.log.format import GameLog
@@ -446,3 +454,119 @@ def test_the_last_move_of_the_game_tells_the_rail_era_scoring() -> None:
     assert said.endswith(f". End of the Rail Era: Ann +{mill} VP, Bob +{mine} VP")
     assert "Canal Era" not in said
     assert [p.vp for p in r.state.players] == [mill, mine]
+
+
+# -- the slot of a two-slot location, a shortfall attempted, an overbuild, two owners' beer, a port -----
+
+
+def test_an_attempted_build_names_its_slot_where_the_location_has_exactly_two() -> None:
+    """Leek has two slots (Cotton Mill/Manufacturer, Cotton Mill/Coal Mine): an illegal build there is told
+    with the slot it names, as for any location with more than one slot to choose from."""
+    g = fresh(2)
+    give(g, 0, "loc:leek")
+    assert len(g.rules.locations["leek"].slots) == 2
+    r = table(g)
+    with pytest.raises(IllegalAction) as info:
+        r.push(Build(0, "loc:stone", "cotton_mill", "leek", 1))  # a card Ann does not hold
+    err = info.value
+    said = illegal_move(err, r, r.log.players).text
+    assert said == f"Ann builds Cotton Mill in Leek (slot 1) (card Stone): illegal [{err.rule}] {err.message}"
+
+
+def test_a_shortfall_attempted_when_none_is_owed_reads_cannot_pay_the_shortfall_in_money() -> None:
+    """Removing a tile to pay a shortfall is only legal while one is owed; attempted in the middle of a
+    round it is illegal, and told as what the player set out to do: pay a shortfall they cannot pay in money."""
+    g = fresh(2)
+    place_tile(g, "worcester:0", 0, "cotton_mill", 1)
+    r = table(g)
+    assert r.state.phase != "shortfall"
+    with pytest.raises(IllegalAction) as info:
+        r.push(Shortfall(0, ("worcester:0",)))
+    err = info.value
+    said = illegal_move(err, r, r.log.players).text
+    assert said == f"Ann cannot pay the shortfall in money: illegal [{err.rule}] {err.message}"
+    assert "worcester:0" in r.state.tiles
+
+
+def test_an_overbuild_tells_the_tile_it_replaces() -> None:
+    """In the Rail Era Ann builds Brewery II over her own Brewery I in Nuneaton (a higher level of the same
+    industry, rulebook "Overbuilding"): the sentence tells the tile replaced, after its cost (£7 and one
+    iron from the market at £2)."""
+    g = to_rail_era(fresh(2))
+    give(g, 0, "loc:nuneaton")
+    place_tile(g, "nuneaton:0", 0, "brewery", 1)
+    clear_mat_below(g, 0, "brewery", 2)
+    brewery = g.rules.level("brewery", 2)
+    assert (brewery.cost_money, brewery.cost_iron, g.rules.markets["iron"].buy_price(g.iron_market)) == (7, 1, 2)
+    r = table(g)
+    said = text(r, r.push(Build(0, "loc:nuneaton", "brewery", "nuneaton", 0, iron=("market",))))
+    assert said == (
+        "Ann builds Brewery II in Nuneaton (card Nuneaton; iron from the market £2; pays £9;"
+        " replaces Brewery I in Nuneaton)"
+    )
+    assert r.state.tiles["nuneaton:0"].level == 2
+
+
+def test_two_sales_each_name_their_own_tile_and_the_owner_of_their_own_beer() -> None:
+    """Ann sells her Cotton Mill I in Worcester with the Oxford merchant's barrel, then her Manufacturer I in
+    Birmingham with beer from Bob's brewery in Nuneaton (linked to Birmingham). Each sale names its own tile
+    (the second's id, birmingham:1, sorting before the first's) and its own beer's owner: "Nuneaton (Bob's)"."""
+    g = fresh(2)
+    give(g, 0, "loc:leek")
+    set_merchants(g, {"oxford": ["manufacturer", "cotton_mill"], "gloucester": ["all", "blank"]})
+    place_tile(g, "birmingham:1", 0, "manufacturer", 1)
+    place_link(g, "birmingham--oxford", 1)
+    place_tile(g, "worcester:0", 0, "cotton_mill", 1)
+    place_link(g, "birmingham--worcester", 1)
+    place_tile(g, "nuneaton:0", 1, "brewery", 2, resources=2)
+    place_link(g, "birmingham--nuneaton", 1)
+    r = table(g)
+    sales = (Sale("worcester:0", "oxford", beer=("merchant",)), Sale("birmingham:1", "oxford", beer=("nuneaton:0",)))
+    first, second = text(r, r.push(Sell(0, "loc:leek", sales))).split("; and ")
+    assert (
+        first == "Ann sells Cotton Mill I in Worcester to Oxford (beer from the merchant's barrel; flips it, +5 income)"
+    )
+    assert second.startswith("Manufacturer I in Birmingham to Oxford (beer from Nuneaton (Bob's); flips it, +5 income)")
+    assert r.state.tiles["nuneaton:0"].resources == 2 - 1
+    assert r.state.tiles["worcester:0"].flipped and r.state.tiles["birmingham:1"].flipped
+
+
+def test_a_sale_through_a_port_tells_the_port_it_flips() -> None:
+    """Lancashire: Ann sells her Cotton Mill I in Colne to the Distant Cotton Market, then her Cotton Mill I
+    in Warrington & Runcorn through Bob's unflipped Port I there. The port flips for Bob (rulebook, Sell
+    Action): the second sale tells "flips Bob's Port I", not the mill flipped before it."""
+    g = lancashire.fresh(2)
+    lancashire.place_tile(g, "colne:0", 0, "cotton_mill", 1)
+    lancashire.place_link(g, "colne--yorkshire", 1)
+    lancashire.set_dcm(g, (1,), 0)
+    lancashire.place_tile(g, "warrington_runcorn:0", 0, "cotton_mill", 1)
+    lancashire.place_tile(g, "warrington_runcorn:1", 1, "port", 1)
+    lancashire.give(g, 0, "loc:colne")
+    r = Replay(GameLog.new([p.name for p in g.players], seed=0, edition="lancashire"))
+    r.initial = r.state = g
+    sales = (Sale("colne:0", "distant_market"), Sale("warrington_runcorn:0", "warrington_runcorn:1"))
+    first, second = text(r, r.push(Sell(0, "loc:colne", sales))).split("; and ")
+    assert first.startswith("Ann sells Cotton Mill I in Colne to the Distant Cotton Market (")
+    assert second == (
+        "Cotton Mill I in Warrington & Runcorn through the port in Warrington & Runcorn"
+        " (flips Bob's Port I in Warrington & Runcorn; flips it, +5 income) (card Colne)"
+    )
+    assert r.state.tiles["warrington_runcorn:1"].flipped and r.state.tiles["warrington_runcorn:0"].flipped
+
+
+@pytest.mark.parametrize("key", ["vp", "money", "income_level", "income_space"])
+def test_a_declared_rail_era_start_below_the_replays_is_reported(key: str) -> None:
+    """A log's declared Rail Era start (docs/log-format.md, section 10) that is lower than the replay's for
+    one seat is a difference too, reported with both numbers, like one that is higher."""
+    log = GameLog.load(SAMPLES / "real" / "wq9gs6-2p.json")
+    st = Replay(log).run().checkpoints["rail_era_start"]
+    have = {
+        "vp": [p.vp for p in st.players],
+        "money": [p.money for p in st.players],
+        "income_level": [st.income_level(s) for s in range(len(st.players))],
+        "income_space": [p.income_space for p in st.players],
+    }[key]
+    assert Replay(replace(log, result={"rail_era_start": {key: have}})).run().check_result() == []
+    low = [have[0] - 1, have[1]]
+    problems = Replay(replace(log, result={"rail_era_start": {key: low}})).run().check_result()
+    assert problems == [f"rail era start, seat 0 {key}: declared {low[0]}, replayed {have[0]}"]
