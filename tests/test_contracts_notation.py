@@ -173,8 +173,9 @@ def test_cubes_from_one_source_are_counted() -> None:
 # -- sales and merchant bonuses -------------------------------------------------------------------------
 
 
-def two_sales() -> tuple[Replay, Step]:
-    """Ann sells her Manufacturer I in Birmingham and her Cotton Mill I in Worcester to Oxford in one action."""
+def oxford_sales(brewer: int) -> GameState:
+    """Ann's Manufacturer I in Birmingham and Cotton Mill I in Worcester, both linked to Oxford (which
+    buys both), and a Brewery II with two barrels in Nuneaton owned by ``brewer``."""
     g = fresh(2)
     give(g, 0, "loc:leek")
     set_merchants(g, {"oxford": ["manufacturer", "cotton_mill"], "gloucester": ["all", "blank"]})
@@ -182,8 +183,13 @@ def two_sales() -> tuple[Replay, Step]:
     place_link(g, "birmingham--oxford", 1)
     place_tile(g, "worcester:0", 0, "cotton_mill", 1)
     place_link(g, "birmingham--worcester", 1)
-    place_tile(g, "nuneaton:0", 0, "brewery", 2, resources=2)
-    r = table(g)
+    place_tile(g, "nuneaton:0", brewer, "brewery", 2, resources=2)
+    return g
+
+
+def two_sales() -> tuple[Replay, Step]:
+    """Ann sells her Manufacturer I in Birmingham and her Cotton Mill I in Worcester to Oxford in one action."""
+    r = table(oxford_sales(brewer=0))
     sales = (Sale("birmingham:1", "oxford", beer=("merchant",)), Sale("worcester:0", "oxford", beer=("nuneaton:0",)))
     return r, r.push(Sell(0, "loc:leek", sales))
 
@@ -511,14 +517,7 @@ def test_two_sales_each_name_their_own_tile_and_the_owner_of_their_own_beer() ->
     """Ann sells her Cotton Mill I in Worcester with the Oxford merchant's barrel, then her Manufacturer I in
     Birmingham with beer from Bob's brewery in Nuneaton (linked to Birmingham). Each sale names its own tile
     (the second's id, birmingham:1, sorting before the first's) and its own beer's owner: "Nuneaton (Bob's)"."""
-    g = fresh(2)
-    give(g, 0, "loc:leek")
-    set_merchants(g, {"oxford": ["manufacturer", "cotton_mill"], "gloucester": ["all", "blank"]})
-    place_tile(g, "birmingham:1", 0, "manufacturer", 1)
-    place_link(g, "birmingham--oxford", 1)
-    place_tile(g, "worcester:0", 0, "cotton_mill", 1)
-    place_link(g, "birmingham--worcester", 1)
-    place_tile(g, "nuneaton:0", 1, "brewery", 2, resources=2)
+    g = oxford_sales(brewer=1)
     place_link(g, "birmingham--nuneaton", 1)
     r = table(g)
     sales = (Sale("worcester:0", "oxford", beer=("merchant",)), Sale("birmingham:1", "oxford", beer=("nuneaton:0",)))
