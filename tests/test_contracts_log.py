@@ -12,7 +12,7 @@ import pytest
 from brass_stats.engine import SeededChance, new_game
 from brass_stats.engine import policy as choice
 from brass_stats.log.brassbirmingham.deal import AUDITED_SCORES, brief, declared_result
-from brass_stats.log.brassbirmingham.records import ConversionError, QuasrainPolicy, card_play, map_action
+from brass_stats.log.brassbirmingham.records import ConversionError, QuasrainPolicy, card_play, convert, map_action
 from brass_stats.log.format import GameLog, LogFormatError, _clip
 
 REAL_LOG = Path(__file__).resolve().parents[1] / "replays" / "real" / "wq9gs6-2p.json"
@@ -201,3 +201,18 @@ def test_importer_names_an_unknown_entry_by_its_kind(action: dict[str, Any], fie
         map_action({"seq": 4, "player": 0, "action": action}, "r.record.json", QuasrainPolicy())
     assert e.value.field == field
     assert words in str(e.value)
+
+
+def test_importer_a_published_score_the_format_cannot_declare_is_refused_naming_its_place() -> None:
+    """docs/log-format.md section 13: declared VP lie from 0 to 9999. A published final score above that
+    converts to a log the strict reader refuses, so the importer refuses the record: one ConversionError
+    naming the setup's scores and, in its message, the place in the log that is out of range."""
+    golden = Path(__file__).resolve().parent / "golden" / "quasrain"
+    record = json.loads((golden / "wq9gs6-2p.record.json").read_text("utf-8"))
+    setup = json.loads((golden / "wq9gs6-2p.setup.json").read_text("utf-8"))
+    setup["scores"][AUDITED_SCORES]["finalScores"] = [10_000, 180]
+    with pytest.raises(ConversionError) as e:
+        convert(record, setup, "r.record.json", "r.setup.json")
+    assert e.value.field == "setup.scores"
+    assert "the converted log would not be a valid log: result.final[0].vp: " in str(e.value)
+    assert "9999" in str(e.value)
